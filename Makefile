@@ -1,0 +1,41 @@
+# Fortunate Recall — every target builds on `make install` (.venv at the repository root).
+SHELL := /bin/bash
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install demo test unit integration lint typecheck bench clean services-up services-down
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: install
+	$(BIN)/frecall demo
+
+lint: install
+	$(BIN)/ruff check schemas scorer workers streams frecall tests
+	$(BIN)/ruff format --check schemas scorer workers streams frecall tests
+
+typecheck: install
+	$(BIN)/mypy
+
+unit: install
+	$(BIN)/pytest -q tests/unit
+
+# Integration and e2e tests need Redis (and later Kafka): deploy/local starts them on
+# loopback and stops them by pid when the tests end, pass or fail.
+test: install lint typecheck
+	bash deploy/local/with-services.sh $(BIN)/pytest -q tests
+
+bench: install
+	$(BIN)/frecall bench scorer
+	$(BIN)/frecall bench query
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,19 @@
+"""`frecall bench …`: benchmarks print medians and percentiles, with a baseline alongside."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.bench == "scorer":
+        from frecall.bench import scorer
+
+        sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+        return scorer.run(sizes, args.iterations, args.json)
+    if args.bench == "query":
+        from frecall.bench import query
+
+        sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+        return query.run(args, sizes)
+    raise AssertionError(f"unknown bench {args.bench}")

@@ -1,0 +1,89 @@
+"""The one wiring function (CONVENTIONS 4): settings in, object graph out.
+
+Embedded deployment (no service configured): Qdrant Edge on disk, SQLite slot index and
+the append-only file log, all inside the data dir. Distributed pieces are chosen when
+their `FR_*` setting is present. Tests call `build` with fakes instead.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from frecall.settings import Settings
+from schemas.policy import load_policy
+from workers.app import App
+from workers.errors import ConfigError
+from workers.ports import Embedder, SlotIndex, VectorIndex
+from workers.stores.dead_letters import FileDeadLetters
+
+
+def make_embedder(settings: Settings) -> Embedder:
+    if settings.embedder == "hashing":
+        from workers.embedding.hashing import HashingEmbedder
+
+        return HashingEmbedder()
+    if settings.embedder == "openai":
+        import openai
+
+        from workers.embedding.openai_embedder import OpenAIEmbedder
+
+        if not settings.openai_base_url and not settings.openai_api_key:
+            raise ConfigError("FR_EMBEDDER=openai needs FR_OPENAI_BASE_URL or FR_OPENAI_API_KEY")
+        key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else "none"
+        client = openai.OpenAI(base_url=settings.openai_base_url, api_key=key)
+        return OpenAIEmbedder(client, settings.embedding_model, None)
+    from workers.embedding.minilm import MiniLMEmbedder
+
+    return MiniLMEmbedder(intra_op_threads=settings.onnx_threads)
+
+
+def make_vectors(settings: Settings, dim: int, directory: Path | None = None) -> VectorIndex:
+    """Qdrant server when FR_QDRANT_URL is set, else Qdrant Edge in the data dir."""
+    if settings.qdrant_url:
+        from qdrant_client import QdrantClient
+
+        from workers.stores.qdrant_server import QdrantServerIndex
+
+        key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+        client = QdrantClient(url=settings.qdrant_url, api_key=key)
+        return QdrantServerIndex(client, settings.qdrant_collection, dim)
+    from workers.stores.qdrant_edge import QdrantEdgeIndex
+
+    return QdrantEdgeIndex(directory or settings.data_dir / "qdrant", dim)
+
+
+def make_slots(settings: Settings, path: Path | None = None) -> SlotIndex:
+    if settings.redis_url:
+        import redis
+
+        from workers.stores.redis_slots import RedisSlotIndex
+
+        return RedisSlotIndex(redis.Redis.from_url(settings.redis_url))
+    from workers.stores.sqlite_slots import SqliteSlotIndex
+
+    return SqliteSlotIndex(path or settings.data_dir / "slots.sqlite")
+
+
+def build(settings: Settings, *, fsync: bool = True) -> App:
+    """Open every store of the deployment `settings` describes."""
+    from workers.stores.file_log import FileEventLog
+
+    policy = load_policy(settings.policy_file)
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    embedder = make_embedder(settings)
+    log = FileEventLog(settings.data_dir / "log", fsync=fsync)
+    try:
+        slots = make_slots(settings)
+        vectors = make_vectors(settings, embedder.dim)
+    except BaseException:
+        log.close()
+        raise
+    return App(
+        settings=settings,
+        policy=policy,
+        embedder=embedder,
+        vectors=vectors,
+        slots=slots,
+        log=log,
+        dead_letters=FileDeadLetters(settings.data_dir / "dead-letters.jsonl"),
+    )

@@ -1,0 +1,103 @@
+"""`frecall`: the command line (DESIGN §6). Parsing here; work in frecall/commands.py."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from frecall import commands
+from workers.errors import FRError
+
+
+def _common() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="embedded deployment directory (env FR_DATA_DIR; default ./frecall-data)",
+    )
+    common.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _common()
+    parser = argparse.ArgumentParser(
+        prog="frecall",
+        description="Fortunate Recall: long-term memory that knows which facts are current.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("ingest-edges", parents=[common], help="ingest pre-extracted facts")
+    p.add_argument("file", type=Path, help="JSONL, one fact a line (see README)")
+
+    p = sub.add_parser("query", parents=[common], help="ask the memory of a user")
+    p.add_argument("text", nargs="?", help="the query")
+    p.add_argument("--user", help="user id (single query)")
+    p.add_argument("--as-of", help="ISO 8601 time: the memory as it was then")
+    p.add_argument("--k", type=int, default=10, help="results to return (default 10)")
+    p.add_argument(
+        "--intent",
+        default="auto",
+        choices=["auto", "current", "historical", "upcoming", "past", "cancelled"],
+    )
+    p.add_argument("--batch", type=Path, help="JSONL of {user_id, query, as_of?, intent?, k?}")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    p = sub.add_parser("replay", parents=[common], help="rebuild every store from the log")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("export", parents=[common], help="every fact of a user, stable order")
+    p.add_argument("--user", required=True)
+    p.add_argument("--json", action="store_true", help="JSON (the only format; accepted)")
+
+    p = sub.add_parser("forget", parents=[common], help="erase a fact or a user everywhere")
+    p.add_argument("--user", required=True)
+    p.add_argument("--edge", help="one fact's edge id (default: the whole user)")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("inspect", parents=[common], help="a user's memory by category/state")
+    p.add_argument("--user", required=True)
+    p.add_argument("--as-of", help="ISO 8601 time (default now)")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("demo", parents=[common], help="a sample story, lifecycle vs similarity")
+    p.add_argument("--keep", action="store_true", help="keep the demo data dir")
+
+    p = sub.add_parser("bench", parents=[common], help="benchmarks (medians, percentiles)")
+    bench = p.add_subparsers(dest="bench", required=True, metavar="BENCH")
+    b = bench.add_parser("scorer", parents=[common], help="deterministic layer, per pool size")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--iterations", type=int, default=2000)
+    b.add_argument("--sizes", default="20,50,100,200,500,1000")
+    b = bench.add_parser("query", parents=[common], help="end-to-end query latency")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--sizes", default="1000,10000,50000")
+    b.add_argument("--queries", type=int, default=200)
+    b.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        return commands.run(args)
+    except FRError as exc:
+        print(f"frecall: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("frecall: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

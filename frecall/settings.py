@@ -1,0 +1,41 @@
+"""The one settings object (CONVENTIONS 5): created only in entry points, passed down."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Everything configurable, from `FR_*` environment variables or CLI flags.
+
+    No service configured = the embedded deployment (DESIGN §6).
+    """
+
+    model_config = SettingsConfigDict(env_prefix="FR_", frozen=True, extra="ignore")
+
+    data_dir: Path = Field(default=Path("./frecall-data"))
+    policy_file: Path | None = None
+    embedder: Literal["minilm", "hashing", "openai"] = "minilm"
+    embedding_model: str = "text-embedding-3-small"
+    kafka_bootstrap: str | None = None
+    redis_url: str | None = None
+    qdrant_url: str | None = None
+    qdrant_api_key: SecretStr | None = None
+    qdrant_collection: str = "fr_facts"
+    openai_base_url: str | None = None
+    openai_api_key: SecretStr | None = None
+    llm_model: str = "gpt-4.1-mini"
+    onnx_threads: int = Field(default=1, ge=1, le=64)
+
+    @field_validator("kafka_bootstrap", "redis_url", "qdrant_url", "openai_base_url", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @property
+    def embedded(self) -> bool:
+        return not (self.kafka_bootstrap or self.redis_url or self.qdrant_url)

@@ -1,0 +1,139 @@
+"""The lifecycle policy as data: a validated file, not code (DESIGN §3).
+
+`default_policy.json` next to this module is the shipped default; a deployment may point
+`FR_POLICY_FILE` at its own file. Every number in the default comes from the paper unless
+its `note` says otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from importlib import resources
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from schemas.categories import Category, Intent, LifecycleState, UpdateSemantics
+
+
+class CategoryPolicy(BaseModel):
+    """Lifecycle parameters of one behavioral category (paper Tables 1, 48, 49)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    decay_per_hour: float = Field(gt=0, description="λ_c, per hour (Table 49)")
+    alpha: float = Field(ge=0, le=1, description="α_c activation weight in the blend (Table 48)")
+    floor: float = Field(ge=0, le=1, description="semantic floor: score ≥ floor·σ (Table 48)")
+    semantics: UpdateSemantics = Field(description="replace or accumulate (Table 1)")
+    event_time: bool = Field(
+        default=False,
+        description="event-time validity kernel and date-aware expiry apply (§3.3, App. K)",
+    )
+    anticipation_per_hour: float = Field(default=0.0, ge=0, description="ν_c of A.13")
+    post_event_per_hour: float = Field(default=0.0, ge=0, description="μ_c of A.13, μ ≫ ν")
+    note: str = ""
+
+    @property
+    def half_life_hours(self) -> float:
+        return math.log(2) / self.decay_per_hour
+
+    @model_validator(mode="after")
+    def _kernel_shape(self) -> CategoryPolicy:
+        if self.event_time and not self.post_event_per_hour > self.anticipation_per_hour:
+            raise ValueError("event-time kernel needs μ_c > ν_c (paper A.13)")
+        return self
+
+
+class SupersessionPolicy(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    #: Appendix Z: replace-semantics categories supersede at confidence ≥ 0.8 ...
+    replace_threshold: float = Field(default=0.8, ge=0, le=1)
+    #: ... accumulate-semantics ones only on explicit contradiction at ≥ 0.95.
+    accumulate_threshold: float = Field(default=0.95, ge=0, le=1)
+    #: Appendix Z: near-duplicates (cosine > 0.95) are not stored twice; numerics exempt.
+    near_duplicate_cosine: float = Field(default=0.95, ge=0, le=1)
+
+    def threshold_for(self, semantics: UpdateSemantics) -> float:
+        if semantics is UpdateSemantics.REPLACE:
+            return self.replace_threshold
+        return self.accumulate_threshold
+
+
+class NumericRescue(BaseModel):
+    """Appendix H, stage 3: numeric edges keep ≥ 0.95·σ when σ ≥ 0.85."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    factor: float = Field(default=0.95, ge=0, le=1)
+    min_similarity: float = Field(default=0.85, ge=0, le=1)
+
+
+class EmotionPolicy(BaseModel):
+    """Appendix B.6 / Table 48: emotional loading briefly boosts activation, decays fast."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    alpha: float = Field(default=0.40, ge=0, le=1)
+    decay_per_hour: float = Field(default=0.02, gt=0)
+    note: str = ""
+
+
+class Policy(BaseModel):
+    """The whole lifecycle policy of a deployment."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: int = 1
+    categories: dict[Category, CategoryPolicy]
+    supersession: SupersessionPolicy = SupersessionPolicy()
+    numeric_rescue: NumericRescue = NumericRescue()
+    emotion: EmotionPolicy = EmotionPolicy()
+    #: Appendix K: date-aware expiry with a 14-day buffer.
+    expiry_buffer_hours: float = Field(default=14 * 24, ge=0)
+    #: Appendix G: mention frequency slows decay: λ / (1 + r·ln(mentions)). Our default.
+    reinforcement: float = Field(default=0.5, ge=0)
+    #: Routing prior ρ(c|q) is a factor in [rho_min, 1]. Our default.
+    routing_floor: float = Field(default=0.85, ge=0, le=1)
+    #: Historical queries weight soft updates ("thinking about …") by this. Our default.
+    tentative_history_weight: float = Field(default=0.5, ge=0, le=1)
+    #: Relevance gate standing in for the paper's LLM distillation to top-20 (§3.5) when no
+    #: LLM is configured: keep at most `distill_candidates` by σ, and only those with
+    #: σ ≥ relevance_ratio · max σ. Our defaults.
+    distill_candidates: int = Field(default=20, gt=0)
+    relevance_ratio: float = Field(default=0.6, ge=0, le=1)
+    #: M_q: admitted states (and preference weight) for each intent (paper A.1).
+    masks: dict[Intent, dict[LifecycleState, float]]
+    #: §3.6 / Appendix Z: candidate generation sizes.
+    dense_candidates: int = Field(default=60, gt=0)
+    bm25_candidates: int = Field(default=20, gt=0)
+    forced_candidates: int = Field(default=20, gt=0)
+
+    @model_validator(mode="after")
+    def _complete(self) -> Policy:
+        missing = set(Category) - set(self.categories)
+        if missing:
+            raise ValueError(f"policy lacks categories: {sorted(missing)}")
+        missing_intents = set(Intent) - set(self.masks)
+        if missing_intents:
+            raise ValueError(f"policy lacks masks for intents: {sorted(missing_intents)}")
+        for intent, mask in self.masks.items():
+            for state in (LifecycleState.DUPLICATE, LifecycleState.QUARANTINED):
+                if mask.get(state, 0.0) != 0.0:
+                    raise ValueError(f"mask {intent} must not serve {state} facts")
+            if any(not 0.0 <= w <= 1.0 for w in mask.values()):
+                raise ValueError(f"mask {intent} weights must be within [0, 1]")
+        return self
+
+    def category(self, category: Category) -> CategoryPolicy:
+        return self.categories[category]
+
+
+def load_policy(path: str | Path | None = None) -> Policy:
+    """Load and validate a policy file; `None` loads the shipped default."""
+    if path is None:
+        text = resources.files("schemas").joinpath("default_policy.json").read_text("utf-8")
+    else:
+        text = Path(path).read_text("utf-8")
+    return Policy.model_validate(json.loads(text))

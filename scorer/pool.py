@@ -1,0 +1,146 @@
+"""Candidates as plain values, and the columnar pool the scorer works on.
+
+Times are hours since the Unix epoch (floats): λ in the policy is per hour.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+_NAN = math.nan
+
+#: Column layout of `Pool.table`; the category weights follow in `CATEGORY_ORDER`.
+(
+    SIGMA,
+    INGEST,
+    LAST_MENTION,
+    LOG_MENTIONS,
+    EVENT,
+    NUMERIC,
+    EMOTION,
+    STATE,
+    SUPERSEDED_AT,
+    RETRACTED_AT,
+    TENTATIVE,
+) = range(11)
+N_FIXED = 11
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One retrieved fact, reduced to what the lifecycle score needs (paper Eq. 2).
+
+    weights: soft category membership in `CATEGORY_ORDER` (sums to 1).
+    sigma: semantic similarity in [0, 1] after per-source normalization.
+    state: stored lifecycle-state code (`scorer.tables.STATE_CODES`); the state *as of*
+      the query time is derived from it and the transition times below.
+    pressures: (time, γ) of later low-confidence same-slot edges, for Ω.
+    tentative: the fact was a soft update ("thinking about moving"), never a committed value.
+    """
+
+    key: str
+    weights: tuple[float, ...]
+    sigma: float
+    ingest_h: float
+    last_mention_h: float
+    mentions: int = 1
+    event_h: float | None = None
+    numeric: bool = False
+    emotion: float = 0.0
+    state: int = 0
+    superseded_at_h: float | None = None
+    retracted_at_h: float | None = None
+    pressures: tuple[tuple[float, float], ...] = ()
+    tentative: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """k candidates as one float table (rows = candidates) plus sparse soft pressures.
+
+    Built once per query with a single array conversion: per-column conversions would cost
+    more than scoring itself at the paper's k = 20.
+    """
+
+    keys: tuple[str, ...]
+    table: np.ndarray  # (k, N_FIXED + C); NaN = absent time
+    pressure_owner: np.ndarray  # int index into the pool, one entry per soft pressure
+    pressure_at_h: np.ndarray
+    pressure_log_survival: np.ndarray  # log(1 - γ)
+    any_emotion: bool
+    any_numeric: bool
+    any_transition: bool  # some candidate has a superseded/retracted time or stored state
+    any_tentative: bool
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def col(self, index: int) -> np.ndarray:
+        return self.table[:, index]
+
+    @property
+    def weights(self) -> np.ndarray:
+        return self.table[:, N_FIXED:]
+
+    @property
+    def sigma(self) -> np.ndarray:
+        return self.table[:, SIGMA]
+
+    @property
+    def state(self) -> np.ndarray:
+        return self.table[:, STATE].astype(np.int64)
+
+
+def _opt(value: float | None) -> float:
+    return _NAN if value is None else value
+
+
+def build_pool(candidates: Sequence[Candidate]) -> Pool:
+    """Columnarize candidates. O(k) plus O(number of soft pressures)."""
+    owners: list[int] = []
+    at: list[float] = []
+    log_surv: list[float] = []
+    for i, cand in enumerate(candidates):
+        for when, gamma in cand.pressures:
+            owners.append(i)
+            at.append(when)
+            # γ = 1 would be a hard supersession; the rules never emit it as a pressure,
+            # but clip so that log stays finite.
+            log_surv.append(math.log1p(-min(gamma, 0.999)))
+    log = math.log
+    rows = [
+        (
+            c.sigma,
+            c.ingest_h,
+            c.last_mention_h,
+            log(c.mentions) if c.mentions > 1 else 0.0,
+            _NAN if c.event_h is None else c.event_h,
+            1.0 if c.numeric else 0.0,
+            c.emotion,
+            c.state,
+            _NAN if c.superseded_at_h is None else c.superseded_at_h,
+            _NAN if c.retracted_at_h is None else c.retracted_at_h,
+            1.0 if c.tentative else 0.0,
+            *c.weights,
+        )
+        for c in candidates
+    ]
+    table = np.array(rows, dtype=np.float64) if rows else np.zeros((0, N_FIXED))
+    return Pool(
+        keys=tuple(c.key for c in candidates),
+        table=table,
+        pressure_owner=np.asarray(owners, dtype=np.int64),
+        pressure_at_h=np.asarray(at, dtype=np.float64),
+        pressure_log_survival=np.asarray(log_surv, dtype=np.float64),
+        any_emotion=any(c.emotion for c in candidates),
+        any_numeric=any(c.numeric for c in candidates),
+        any_tentative=any(c.tentative for c in candidates),
+        any_transition=any(
+            c.state or c.superseded_at_h is not None or c.retracted_at_h is not None
+            for c in candidates
+        ),
+    )

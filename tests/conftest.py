@@ -1,0 +1,30 @@
+"""Fixtures every tier shares. Services come from `deploy/local/with-services.sh`."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _clean_fr_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Settings come from `FR_*` variables: a developer's shell must not leak into tests.
+
+    `FR_TEST_*` (service addresses exported by with-services.sh) are kept.
+    """
+    for name in list(os.environ):
+        if name.startswith("FR_") and not name.startswith("FR_TEST_"):
+            monkeypatch.delenv(name)
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """A real Redis; skipped when absent, except under CI where absence fails the run."""
+    url = os.environ.get("FR_TEST_REDIS_URL")
+    if not url:
+        reason = "FR_TEST_REDIS_URL is not set (run the tests via deploy/local/with-services.sh)"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return url

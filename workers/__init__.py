@@ -1,0 +1,1 @@
+"""Domain logic (lifecycle rules, extraction, query) and the adapters behind its ports."""

@@ -1,0 +1,34 @@
+"""The object graph of one deployment: stores, services, settings (built by bootstrap)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from schemas.policy import Policy
+from workers.lifecycle.service import LifecycleService
+from workers.ports import DeadLetters, Embedder, EventLog, SlotIndex, VectorIndex
+from workers.query.service import QueryService
+
+
+@dataclass
+class App:
+    """Everything a command needs; `close()` releases stores in reverse order of opening."""
+
+    settings: Any  # frecall.settings.Settings; workers must not import entry points
+    policy: Policy
+    embedder: Embedder
+    vectors: VectorIndex
+    slots: SlotIndex
+    log: EventLog
+    dead_letters: DeadLetters
+    lifecycle: LifecycleService = field(init=False)
+    queries: QueryService = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.lifecycle = LifecycleService(self.slots, self.vectors, self.policy)
+        self.queries = QueryService(self.vectors, self.embedder, self.policy)
+
+    def close(self) -> None:
+        for closer in (self.log.close, self.slots.close, self.vectors.close):
+            closer()

@@ -1,0 +1,142 @@
+"""Lifecycle rules: the state of a slot is a deterministic function of the *set* of its edges.
+
+Arrival order, duplicates and replays therefore converge (DESIGN §5). The rules walk one
+slot's timeline in (ingest time, kind, edge id) order:
+
+* hard supersession — a `replace` edge at or above its category's threshold (Appendix Z:
+  0.8 for replace-semantics categories, 0.95 for accumulate-semantics ones) supersedes
+  every earlier active edge of the slot (Appendix F);
+* soft supersession — a `soft` edge, or a `replace` edge below the threshold, keeps the
+  earlier values active and adds a pressure γ = its confidence, lowering them through
+  Ω = Π(1 - γ) (paper Model 1);
+* retraction — a retracting edge stated at or after an edge retracts it, whenever it
+  arrived (a retraction that arrives before its target still applies);
+* near-duplicates — a non-numeric edge with cosine > 0.95 to an active edge of its slot is
+  folded into it as a repeated mention (Appendix Z; numeric facts exempt, Appendix H);
+* quarantined (instruction-like) edges never take part and are never served (B.5).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+
+from schemas.categories import LifecycleState, UpdateSemantics
+from schemas.events import EdgeEvent
+from schemas.policy import Policy
+from schemas.records import Lifecycle, SoftPressure
+
+#: Prefix of derived group keys for facts without a slot key.
+DERIVED_SLOT_PREFIX = "~text:"
+
+
+def group_key(edge: EdgeEvent) -> str:
+    """The slot an edge competes in: its slot key, or one derived from its normalized text.
+
+    Slot-less facts never supersede anything; the derived key only lets exact restatements
+    fold together as repeated mentions.
+    """
+    if edge.slot_key:
+        return edge.slot_key
+    normalized = " ".join(edge.text.lower().split())
+    return DERIVED_SLOT_PREFIX + hashlib.sha1(normalized.encode()).hexdigest()[:16]
+
+
+def _order(edge: EdgeEvent) -> tuple[datetime, str]:
+    return (edge.ingest_time, edge.edge_id)
+
+
+@dataclass
+class _Draft:
+    """Mutable annotations while walking the timeline; frozen into `Lifecycle` at the end."""
+
+    edge: EdgeEvent
+    state: LifecycleState = LifecycleState.ACTIVE
+    superseded_by: str | None = None
+    superseded_at: datetime | None = None
+    retracted_by: str | None = None
+    retracted_at: datetime | None = None
+    duplicate_of: str | None = None
+    mentions: int = 1
+    last_mentioned_at: datetime | None = None
+    pressures: list[SoftPressure] = field(default_factory=list)
+
+    def freeze(self) -> Lifecycle:
+        return Lifecycle(
+            state=self.state,
+            superseded_by=self.superseded_by,
+            superseded_at=self.superseded_at,
+            retracted_by=self.retracted_by,
+            retracted_at=self.retracted_at,
+            duplicate_of=self.duplicate_of,
+            mentions=self.mentions,
+            last_mentioned_at=self.last_mentioned_at or self.edge.ingest_time,
+            soft_pressures=tuple(self.pressures),
+        )
+
+
+def _cosine(a: EdgeEvent, b: EdgeEvent) -> float:
+    if a.embedding is None or b.embedding is None or a.embedding.model != b.embedding.model:
+        return 0.0
+    va, vb = a.embedding.to_array(), b.embedding.to_array()
+    denom = float(np.linalg.norm(va) * np.linalg.norm(vb))
+    return float(va @ vb) / denom if denom else 0.0
+
+
+def resolve_slot(
+    members: Iterable[EdgeEvent], retractions: Iterable[EdgeEvent], policy: Policy
+) -> dict[str, Lifecycle]:
+    """Lifecycle annotations of every member of one slot (keyed by edge id)."""
+    unique = {e.edge_id: e for e in members}
+    drafts = {eid: _Draft(e) for eid, e in unique.items()}
+    retractors = {e.edge_id: e for e in retractions}
+    # Members first at equal times: "I'm getting a dog — no, scrap that" retracts in-turn.
+    timeline = sorted(
+        [(e.ingest_time, 0, e.edge_id) for e in unique.values()]
+        + [(e.ingest_time, 1, e.edge_id) for e in retractors.values()]
+    )
+    active: list[_Draft] = []
+    dup_cosine = policy.supersession.near_duplicate_cosine
+    for when, kind, edge_id in timeline:
+        if kind == 1:
+            for draft in active:
+                if draft.edge.edge_id != edge_id:
+                    draft.state = LifecycleState.RETRACTED
+                    draft.retracted_by, draft.retracted_at = edge_id, when
+            active = [d for d in active if d.state is LifecycleState.ACTIVE]
+            continue
+        draft = drafts[edge_id]
+        edge = draft.edge
+        if edge.quarantined:
+            draft.state = LifecycleState.QUARANTINED
+            continue
+        if not edge.numeric:
+            original = next((a for a in active if _cosine(edge, a.edge) > dup_cosine), None)
+            if original is not None:
+                draft.state, draft.duplicate_of = LifecycleState.DUPLICATE, original.edge.edge_id
+                original.mentions += 1
+                original.last_mentioned_at = when
+                continue
+        if edge_id in retractors:
+            # A cancellation record ("the dog plan is off") is itself a current fact; the
+            # retraction event, not supersession, takes the earlier values out.
+            active.append(draft)
+            continue
+        semantics = policy.category(edge.primary_category).semantics
+        threshold = policy.supersession.threshold_for(semantics)
+        if edge.update is UpdateSemantics.REPLACE and edge.confidence >= threshold:
+            for old in active:
+                old.state = LifecycleState.SUPERSEDED
+                old.superseded_by, old.superseded_at = edge_id, when
+            active = [draft]
+        elif edge.update in (UpdateSemantics.REPLACE, UpdateSemantics.SOFT):
+            for old in active:
+                old.pressures.append(SoftPressure(by=edge_id, at=when, gamma=edge.confidence))
+            active.append(draft)
+        else:
+            active.append(draft)
+    return {eid: d.freeze() for eid, d in sorted(drafts.items())}

@@ -1,0 +1,132 @@
+"""The lifecycle stage: apply an edge (or a forget) to the slot index and the vector index.
+
+The same code runs in the embedded pipeline and in the distributed lifecycle agent.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from schemas.events import EdgeEvent, ForgetCommand
+from schemas.policy import Policy
+from schemas.records import FactRecord, Lifecycle
+from workers.errors import StorageError
+from workers.lifecycle.rules import group_key, resolve_slot
+from workers.ports import IndexedFact, SlotIndex, SparseVector, VectorIndex
+from workers.text import bm25
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    """A change of a fact's lifecycle state (published on `fr.transitions`)."""
+
+    user_id: str
+    edge_id: str
+    from_state: str | None
+    to_state: str
+    cause: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetReceipt:
+    """What an erasure removed, per store: the caller's proof of deletion (DESIGN §9)."""
+
+    user_id: str
+    edge_id: str | None
+    removed: Mapping[str, int] = field(default_factory=dict)
+
+
+def _cause(lc: Lifecycle) -> str | None:
+    return lc.superseded_by or lc.retracted_by or lc.duplicate_of
+
+
+class LifecycleService:
+    """Applies edges: slot membership, rule resolution, and the resulting index writes."""
+
+    def __init__(
+        self,
+        slots: SlotIndex,
+        vectors: VectorIndex,
+        policy: Policy,
+        sparse: Callable[[str], SparseVector] = bm25.document_vector,
+    ) -> None:
+        self._slots = slots
+        self._vectors = vectors
+        self._policy = policy
+        self._sparse = sparse
+
+    def apply(self, edge: EdgeEvent) -> list[Transition]:
+        """Apply one edge. Idempotent: applying it again changes nothing."""
+        if edge.embedding is None:
+            raise StorageError("lifecycle", "apply", f"edge {edge.edge_id} has no embedding")
+        user = edge.user_id
+        slot = group_key(edge)
+        _, members = self._slots.add(user, slot, edge)
+        touched = {slot: members}
+        for target in edge.retracts:
+            self._slots.add_retraction(user, target, edge)
+            touched[target] = self._slots.members(user, target)
+        transitions: list[Transition] = []
+        for slot_key, slot_members in touched.items():
+            transitions += self._resolve(user, slot_key, slot_members)
+        return transitions
+
+    def _resolve(self, user: str, slot: str, members: list[EdgeEvent]) -> list[Transition]:
+        annotations = resolve_slot(members, self._slots.retractions(user, slot), self._policy)
+        existing = {r.edge_id: r.lifecycle for r in self._vectors.get(user, list(annotations))}
+        transitions: list[Transition] = []
+        changed: dict[str, Lifecycle] = {}
+        for edge_id, lifecycle in annotations.items():
+            before = existing.get(edge_id)
+            if before == lifecycle:
+                continue
+            if before is None or before.state is not lifecycle.state:
+                transitions.append(
+                    Transition(
+                        user,
+                        edge_id,
+                        None if before is None else before.state.value,
+                        lifecycle.state.value,
+                        _cause(lifecycle),
+                    )
+                )
+            if before is not None:
+                changed[edge_id] = lifecycle
+        # New facts (not yet in the index) are upserted whole; known ones only re-annotated.
+        fresh = [m for m in members if m.edge_id not in existing]
+        if fresh:
+            self._vectors.upsert(user, [self._indexed(m, annotations[m.edge_id]) for m in fresh])
+        if changed:
+            self._vectors.update_lifecycle(user, changed)
+        return transitions
+
+    def _indexed(self, edge: EdgeEvent, lifecycle: Lifecycle) -> IndexedFact:
+        assert edge.embedding is not None  # checked in apply(); replayed edges carry theirs
+        return IndexedFact(
+            record=FactRecord(edge=edge, lifecycle=lifecycle),
+            dense=edge.embedding.to_array(),
+            sparse=self._sparse(edge.text),
+        )
+
+    def forget(self, command: ForgetCommand) -> ForgetReceipt:
+        """Erase one fact (re-resolving the slots it took part in) or a whole user."""
+        user = command.user_id
+        if command.edge_id is None:
+            removed = {
+                "vector_index": self._vectors.delete_user(user),
+                "slot_index": self._slots.delete_user(user),
+            }
+            return ForgetReceipt(user, None, removed)
+        touched = self._slots.remove(user, command.edge_id)
+        deleted = self._vectors.delete(user, [command.edge_id])
+        for slot in touched:
+            # Facts the forgotten one superseded or retracted come back: state is a
+            # function of the remaining set.
+            self._resolve(user, slot, self._slots.members(user, slot))
+        return ForgetReceipt(
+            user, command.edge_id, {"vector_index": deleted, "slot_index": len(touched)}
+        )

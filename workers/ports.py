@@ -1,0 +1,162 @@
+"""Ports: what the domain needs from the outside world, as `typing.Protocol`s.
+
+Every port has an in-memory fake in `workers/stores/memory.py` (or next to its adapter)
+used by unit tests instead of mocks. Every store call takes a user id: there is no code
+path that searches across tenants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol
+
+import numpy as np
+
+from schemas.categories import Category, LifecycleState
+from schemas.events import EdgeEvent, LogRecord
+from schemas.records import FactRecord, Lifecycle
+
+
+@dataclass(frozen=True, slots=True)
+class SparseVector:
+    """BM25 term weights; indices are stable token hashes (see workers/text/bm25.py)."""
+
+    indices: tuple[int, ...]
+    values: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedFact:
+    """A record ready for the vector index: its dense and BM25 sparse vectors."""
+
+    record: FactRecord
+    dense: np.ndarray
+    sparse: SparseVector
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A search result: the record, the source's raw score, and its dense vector."""
+
+    record: FactRecord
+    score: float
+    dense: np.ndarray | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchFilter:
+    """Restrictions applied inside the store (always on top of the user id).
+
+    states: admit only these stored lifecycle states (None: all).
+    ingested_before: hide facts whose ingest time is later (as_of queries; bi-temporal).
+    categories: admit only facts whose primary category is one of these (category-forced).
+    """
+
+    states: frozenset[LifecycleState] | None = None
+    ingested_before: datetime | None = None
+    categories: frozenset[Category] | None = field(default=None)
+
+
+class VectorIndex(Protocol):
+    """Facts with a named dense vector, a BM25 sparse vector (IDF modifier) and a payload.
+
+    Implementations: Qdrant Edge (embedded default), Qdrant server via qdrant-client,
+    in-memory fake. Raises `StorageError` on backend failure.
+    """
+
+    def upsert(self, user_id: str, items: Sequence[IndexedFact]) -> None:
+        """Insert or replace facts (keyed by (user_id, edge_id))."""
+
+    def update_lifecycle(self, user_id: str, updates: Mapping[str, Lifecycle]) -> None:
+        """Replace the lifecycle annotations of existing facts; unknown ids are ignored."""
+
+    def get(self, user_id: str, edge_ids: Sequence[str]) -> list[FactRecord]:
+        """The records that exist among `edge_ids` (any order)."""
+
+    def delete(self, user_id: str, edge_ids: Sequence[str]) -> int:
+        """Remove facts; returns how many existed."""
+
+    def delete_user(self, user_id: str) -> int:
+        """Remove every fact of a user; returns how many existed."""
+
+    def search_dense(
+        self, user_id: str, vector: np.ndarray, limit: int, flt: SearchFilter
+    ) -> list[Hit]:
+        """Top `limit` by cosine similarity, best first, with dense vectors."""
+
+    def search_sparse(
+        self, user_id: str, sparse: SparseVector, limit: int, flt: SearchFilter
+    ) -> list[Hit]:
+        """Top `limit` by BM25 (sparse dot product with IDF), best first, with dense vectors."""
+
+    def scroll(self, user_id: str) -> Iterator[FactRecord]:
+        """Every fact of a user, any order."""
+
+    def count(self, user_id: str | None = None) -> int:
+        """Facts of one user, or of all users when None."""
+
+    def close(self) -> None: ...
+
+
+class SlotIndex(Protocol):
+    """Per-user slot membership: which edges compete in a slot, and its retractions.
+
+    `add` is atomic (Redis: one Lua script) and idempotent on edge_id; the returned version
+    increases with every change of the slot so that writers can discard stale resolutions.
+    """
+
+    def add(self, user_id: str, slot_key: str, edge: EdgeEvent) -> tuple[int, list[EdgeEvent]]:
+        """Add `edge` to the slot; returns (version, every member including it)."""
+
+    def add_retraction(
+        self, user_id: str, slot_key: str, edge: EdgeEvent
+    ) -> tuple[int, list[EdgeEvent]]:
+        """Record that `edge` retracts the slot; returns (version, every retraction)."""
+
+    def members(self, user_id: str, slot_key: str) -> list[EdgeEvent]: ...
+
+    def retractions(self, user_id: str, slot_key: str) -> list[EdgeEvent]: ...
+
+    def remove(self, user_id: str, edge_id: str) -> list[str]:
+        """Remove an edge from every slot (as member and as retraction); returns slot keys."""
+
+    def delete_user(self, user_id: str) -> int:
+        """Remove every slot of a user; returns how many keys were removed."""
+
+    def slots(self, user_id: str) -> list[str]: ...
+
+    def close(self) -> None: ...
+
+
+class EventLog(Protocol):
+    """The append-only source of truth. `read` yields records in append order."""
+
+    def append(self, records: Sequence[LogRecord]) -> None: ...
+
+    def read(self) -> Iterator[LogRecord]:
+        """All intact records; a torn last record is skipped with a warning."""
+
+    def redact(self, keep: Callable[[LogRecord], bool]) -> int:
+        """Rewrite the log keeping only records for which `keep` is true (erasure)."""
+
+    def close(self) -> None: ...
+
+
+class DeadLetters(Protocol):
+    """Where rejected input goes, with the reason: nothing is dropped silently."""
+
+    def put(self, source: str, position: str, reason: str, raw: str) -> None: ...
+
+
+class Embedder(Protocol):
+    """Text to L2-normalized float32 vectors of shape (n, dim). Raises `EmbeddingError`."""
+
+    @property
+    def model_id(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...

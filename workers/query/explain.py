@@ -1,0 +1,63 @@
+"""Human-readable reasons for a fact's rank or suppression (paper B.4; DESIGN §9)."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+
+from schemas.categories import LifecycleState
+from schemas.policy import Policy
+from schemas.records import FactRecord
+
+
+def _ago(now: datetime, then: datetime) -> str:
+    """'in 3.0 d' for a future `then`, '2.5 d ago' for a past one (hours under a day)."""
+    days = (then - now).total_seconds() / 86400
+    amount = f"{abs(days):.1f} d" if abs(days) >= 1 else f"{abs(days) * 24:.0f} h"
+    return f"in {amount}" if days >= 0 else f"{amount} ago"
+
+
+def reasons(
+    record: FactRecord, state: str, terms: dict[str, float], as_of: datetime, policy: Policy
+) -> list[str]:
+    """Why this fact scored as it did, term by term; the first line names its state."""
+    edge, lc = record.edge, record.lifecycle
+    out: list[str] = []
+    if state == LifecycleState.SUPERSEDED and lc.superseded_at:
+        out.append(f"superseded by {lc.superseded_by} at {lc.superseded_at.isoformat()}")
+    elif state == LifecycleState.RETRACTED and lc.retracted_at:
+        out.append(f"retracted by {lc.retracted_by} at {lc.retracted_at.isoformat()}")
+    elif state == LifecycleState.EXPIRED and edge.event_time:
+        buffer_d = policy.expiry_buffer_hours / 24
+        out.append(f"expired: event at {edge.event_time.isoformat()} + {buffer_d:.0f}-day buffer")
+    else:
+        out.append(state)
+    cat = policy.category(edge.primary_category)
+    if edge.event_time and terms["decay"] == 1.0 and cat.event_time:
+        when = _ago(as_of, edge.event_time)
+        out.append(f"event-time anchored ({when}): validity ×{terms['validity']:.2f}")
+    else:
+        age_d = (as_of - (lc.last_mentioned_at or edge.ingest_time)).total_seconds() / 86400
+        half = math.log(2) / cat.decay_per_hour / 24
+        out.append(
+            f"decay ×{terms['decay']:.2f} (last mentioned {age_d:.1f} d ago, "
+            f"{edge.primary_category.value} half-life {half:.1f} d"
+            + (f", {lc.mentions} mentions" if lc.mentions > 1 else "")
+            + ")"
+        )
+    if terms["numeric_rescue"] > 0 and terms["numeric_rescue"] >= terms["blend"]:
+        out.append("numeric rescue: kept at 0.95·σ")
+    elif terms["floor"] > terms["blend"]:
+        out.append(f"semantic floor {cat.floor:.2f}·σ")
+    if terms["omega"] < 1.0:
+        by = ", ".join(p.by for p in lc.soft_pressures)
+        out.append(f"soft update pending from {by}: Ω ×{terms['omega']:.2f}")
+    if terms["rho"] < 1.0:
+        out.append(f"routing prior ×{terms['rho']:.2f}")
+    if terms["mask"] == 0.0:
+        out.append("masked for this query intent")
+    elif terms["mask"] < 1.0:
+        out.append(f"state weight ×{terms['mask']:.2f} for this intent")
+    if terms["direction"] == 0.0:
+        out.append("event on the wrong side of the query time for this intent")
+    return out

@@ -1,0 +1,61 @@
+"""Query intent detection: keyword and date cues (paper Appendix K), explicit override wins."""
+
+from __future__ import annotations
+
+import re
+
+from schemas.categories import Intent
+
+# Order matters: the first family that matches decides. Cancelled plans and change
+# questions are rarer and more specific than upcoming/past cues, so they go first.
+_CUES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
+    (
+        Intent.CANCELLED,
+        re.compile(
+            r"\b(cancel(?:l?ed|l?ing)?|called off|call(?:ed)? it off|scrap(?:ped)?|"
+            r"fell through|abandon(?:ed)?|gave up on|dropped|no longer (?:planning|going)|"
+            r"plans? (?:that|which) (?:died|fell)|retract\w*)\b",
+            re.I,
+        ),
+    ),
+    (
+        Intent.HISTORICAL,
+        re.compile(
+            r"\b(used to|before (?:switching|moving|changing|i (?:moved|switched|changed))|"
+            r"previous(?:ly)?|former(?:ly)?|originally|at first|change[ds]? from|switch(?:ed)? "
+            r"from|moved from|earlier (?:preference|job|city|address)|old (?:job|address|city|"
+            r"apartment|place)|what was my|what did i (?:use|prefer|like) (?:before|to)|"
+            r"history of|how has .* changed|in the past i)\b",
+            re.I,
+        ),
+    ),
+    (
+        Intent.UPCOMING,
+        re.compile(
+            r"\b(upcoming|coming up|next (?:week|month|appointment|meeting|flight|trip)|"
+            r"tomorrow|tonight|later today|this (?:week|weekend|coming)|scheduled|"
+            r"due (?:soon|date)|deadline|will i|am i going|do i have (?:any|to)|"
+            r"what's next|soon)\b",
+            re.I,
+        ),
+    ),
+    (
+        Intent.PAST,
+        re.compile(
+            r"\b(last (?:week|month|year|time)|yesterday|ago|already (?:happened|done|passed)|"
+            r"did i (?:have|go|attend|visit|fly)|what happened|passed|went to|had an? "
+            r"(?:appointment|meeting|exam|flight))\b",
+            re.I,
+        ),
+    ),
+)
+
+
+def detect_intent(query: str, override: Intent | str | None = None) -> Intent:
+    """The intent that selects M_q; `override` ("auto"/None = detect) wins when given."""
+    if override is not None and override != "auto":
+        return Intent(override)
+    for intent, pattern in _CUES:
+        if pattern.search(query):
+            return intent
+    return Intent.CURRENT

@@ -1,0 +1,125 @@
+"""The query path: intent, routing, hybrid candidates, the lifecycle scorer, explanations."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import numpy as np
+
+from schemas.categories import CATEGORY_ORDER, Intent, LifecycleState
+from schemas.policy import Policy
+from schemas.query import QueryRequest, QueryResult, ScoredFact
+from scorer.pool import build_pool
+from scorer.score import QueryContext, ScoringOptions, score_pool, top_k
+from scorer.tables import PolicyTables
+from workers.ports import Embedder, SearchFilter, VectorIndex
+from workers.query.candidates import hours, merge_hits, relevance_tier, to_candidate
+from workers.query.explain import reasons
+from workers.query.intent import detect_intent
+from workers.query.routing import CategoryRouter, top_categories
+from workers.text import bm25
+
+#: Stored states that could have been admissible at some earlier time (as_of queries).
+_HISTORY_STATES = frozenset({LifecycleState.SUPERSEDED, LifecycleState.RETRACTED})
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class QueryService:
+    """Answers queries over one deployment's vector index."""
+
+    def __init__(
+        self,
+        vectors: VectorIndex,
+        embedder: Embedder,
+        policy: Policy,
+        router: CategoryRouter | None = None,
+        options: ScoringOptions = ScoringOptions(),  # noqa: B008 - frozen dataclass
+        clock: Callable[[], datetime] = _utcnow,
+    ) -> None:
+        self._vectors = vectors
+        self._embedder = embedder
+        self._policy = policy
+        self._tables = PolicyTables.compile(policy)
+        self._router = router or CategoryRouter(embedder)
+        self._options = options
+        self._clock = clock
+
+    def _filter(self, intent: Intent, as_of: datetime | None) -> SearchFilter:
+        admitted = {s for s, w in self._policy.masks[intent].items() if w > 0}
+        stored: set[LifecycleState] = {
+            LifecycleState.ACTIVE if s is LifecycleState.EXPIRED else s for s in admitted
+        }
+        if not self._options.lifecycle:
+            return SearchFilter(ingested_before=as_of)
+        if as_of is not None:
+            # Bi-temporal: a fact superseded since then may have been current at as_of.
+            stored |= _HISTORY_STATES
+        return SearchFilter(states=frozenset(stored), ingested_before=as_of)
+
+    def query(self, request: QueryRequest) -> QueryResult:
+        as_of = request.as_of or self._clock()
+        intent = detect_intent(request.query, request.intent)
+        qv = self._embedder.embed([request.query])[0]
+        probs = self._router.route(request.query, qv)
+        flt = self._filter(intent, request.as_of)
+        user, policy = request.user_id, self._policy
+        by_source = {
+            "dense": self._vectors.search_dense(user, qv, policy.dense_candidates, flt),
+            "bm25": self._vectors.search_sparse(
+                user, bm25.query_vector(request.query), policy.bm25_candidates, flt
+            ),
+        }
+        if self._options.routing:
+            # Category-forced retrieval (§3.3): the predicted category's facts bypass the
+            # vocabulary gap between an abstract query and specific stored facts.
+            forced = frozenset({CATEGORY_ORDER[int(np.argmax(probs))]})
+            by_source["forced"] = self._vectors.search_dense(
+                user,
+                qv,
+                policy.forced_candidates,
+                SearchFilter(flt.states, flt.ingested_before, forced),
+            )
+        merged = merge_hits(qv, by_source, self._embedder.model_id)
+        pool = build_pool([to_candidate(m.record, m.sigma) for m in merged])
+        ctx = QueryContext(as_of_h=hours(as_of), intent=intent, routing=probs)
+        scores = score_pool(pool, ctx, self._tables, self._options)
+        if self._options.lifecycle:
+            tier = relevance_tier(merged, policy.distill_candidates, policy.relevance_ratio)
+            best = top_k(scores, request.k, first=tier)
+        else:
+            best = top_k(scores, request.k)
+        results = []
+        for i in best:
+            record = merged[i].record
+            terms = scores.terms(int(i))
+            state = scores.state_name(int(i))
+            results.append(
+                ScoredFact(
+                    edge_id=record.edge_id,
+                    text=record.edge.text,
+                    category=record.edge.primary_category,
+                    state=LifecycleState(state),
+                    score=round(terms["score"], 6),
+                    terms={k: round(v, 6) for k, v in terms.items()},
+                    why=reasons(record, state, terms, as_of, policy),
+                    source_turns=list(record.edge.source_turns),
+                    event_time=record.edge.event_time,
+                    ingest_time=record.edge.ingest_time,
+                )
+            )
+        suppressed = Counter(
+            scores.state_name(i) for i in range(len(merged)) if scores.score[i] <= 0.0
+        )
+        return QueryResult(
+            intent=intent,
+            categories=top_categories(probs),
+            as_of=as_of,
+            results=results,
+            candidates=len(merged),
+            suppressed=dict(sorted(suppressed.items())),
+        )

@@ -1,0 +1,168 @@
+"""How a `FactRecord` is laid out as a Qdrant point; shared by the Edge and server adapters.
+
+Point id: uuid5 of (user_id, edge_id), so re-upserting an edge replaces its point and two
+users' edges never share a point. Payload:
+
+    user_id, edge_id, category (primary), state      keyword-indexed, filterable
+    ingest_ts, event_ts                               epoch seconds (float) or null
+    record                                            the FactRecord as a JSON string
+    embedding_model                                   see below
+
+Vectors: "dense" (L2-normalized, `Distance.DOT`) and "bm25" (sparse, `Modifier.IDF`).
+
+Why DOT and not COSINE: both Qdrant engines would re-normalize vectors on a cosine collection,
+and qdrant-client's local mode does so unconditionally, changing the last bit of ~40% of
+already-unit float32 vectors. We normalize here instead (leaving vectors that are unit to
+1e-5 untouched), so the stored bits are the ones we send, and DOT over unit vectors is cosine.
+
+The edge's embedding is not stored twice: when it is exactly the stored dense vector (the
+normal case: the embedder's unit vector), the record is stored without it and
+`embedding_model` names its model; `to_record` puts it back from the dense vector. Any other
+embedding (absent, not unit length, different from `IndexedFact.dense`) stays inside the
+record JSON and `embedding_model` is null. Either way `to_record(to_point(x)) == x.record`.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+
+from schemas.categories import Category
+from schemas.events import Embedding
+from schemas.records import FactRecord, Lifecycle
+from workers.ports import IndexedFact, SearchFilter
+
+DENSE = "dense"
+SPARSE = "bm25"
+KEYWORD_FIELDS = ("user_id", "category", "state")
+FLOAT_FIELDS = ("ingest_ts",)
+#: Points per scroll page; a module constant so that tests can make pages small.
+SCROLL_PAGE = 256
+
+_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "fortunate-recall/vector-index/fact")
+_UNIT_TOLERANCE = 1e-5
+
+
+@dataclass(frozen=True, slots=True)
+class PointData:
+    """A point, independent of the client library that will send it."""
+
+    id: str
+    dense: list[float]
+    sparse_indices: list[int]
+    sparse_values: list[float]
+    payload: dict[str, Any]
+
+
+def point_id(user_id: str, edge_id: str) -> str:
+    # A user id has no whitespace (schemas.events.UserId), so the newline cannot be forged.
+    return str(uuid.uuid5(_NAMESPACE, f"{user_id}\n{edge_id}"))
+
+
+def unit(vector: np.ndarray | Sequence[float]) -> np.ndarray:
+    """float32, L2-normalized; a vector already of unit length keeps its exact bits."""
+    arr = np.asarray(vector, dtype=np.float32).reshape(-1)
+    norm = float(np.linalg.norm(arr.astype(np.float64)))
+    if norm == 0.0 or abs(norm - 1.0) <= _UNIT_TOLERANCE:
+        return arr
+    return (arr.astype(np.float64) / norm).astype(np.float32)
+
+
+def epoch(value: datetime) -> float:
+    """Epoch seconds; a naive datetime is read as UTC, as the schemas do."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.timestamp()
+
+
+def check_owner(user_id: str, items: Sequence[IndexedFact]) -> None:
+    """Every store call is scoped to one user: a foreign record is a caller bug."""
+    for item in items:
+        if item.record.user_id != user_id:
+            raise ValueError(
+                f"record {item.record.edge_id!r} belongs to {item.record.user_id!r}, "
+                f"not {user_id!r}"
+            )
+
+
+def to_point(item: IndexedFact) -> PointData:
+    record = item.record
+    dense = unit(item.dense)
+    embedding = record.edge.embedding
+    model: str | None = None
+    if embedding is not None and Embedding.from_array(embedding.model, dense) == embedding:
+        model = embedding.model
+        record = record.model_copy(
+            update={"edge": record.edge.model_copy(update={"embedding": None})}
+        )
+    edge = record.edge
+    return PointData(
+        id=point_id(edge.user_id, edge.edge_id),
+        dense=dense.tolist(),
+        sparse_indices=list(item.sparse.indices),
+        sparse_values=list(item.sparse.values),
+        payload={
+            "user_id": edge.user_id,
+            "edge_id": edge.edge_id,
+            "category": edge.primary_category.value,
+            "state": record.lifecycle.state.value,
+            "ingest_ts": epoch(edge.ingest_time),
+            "event_ts": None if edge.event_time is None else epoch(edge.event_time),
+            "record": record.model_dump_json(),
+            "embedding_model": model,
+        },
+    )
+
+
+def to_record(payload: Mapping[str, Any], dense: Sequence[float] | np.ndarray | None) -> FactRecord:
+    """The stored record, with its embedding restored from the dense vector when it was split."""
+    embedding: Embedding | None = None
+    model = payload.get("embedding_model")
+    if model is not None:
+        if dense is None:
+            raise ValueError(f"point {payload.get('edge_id')!r} was read without its dense vector")
+        embedding = Embedding.from_array(str(model), np.asarray(dense, dtype=np.float32))
+    return _load_record(payload["record"], embedding)
+
+
+def lifecycle_payload(payload: Mapping[str, Any], lifecycle: Lifecycle) -> dict[str, Any]:
+    """The payload fields to set when a stored record's lifecycle changes."""
+    record = _load_record(payload["record"]).model_copy(update={"lifecycle": lifecycle})
+    return {"state": lifecycle.state.value, "record": record.model_dump_json()}
+
+
+def _load_record(text: str, embedding: Embedding | None = None) -> FactRecord:
+    # One validation pass on the hot path of every search hit: the embedding goes into the
+    # raw data (a model instance is taken as is) rather than being copied in afterwards.
+    data = json.loads(text)
+    if embedding is not None:
+        data["edge"]["embedding"] = embedding
+    record = FactRecord.model_validate(data)
+    # Validation re-normalizes category weights, and w / sum(w) of weights that were already
+    # normalized can move a last bit; the stored weights are the validated ones, so they are
+    # put back as they were written (JSON floats round-trip exactly).
+    stored = {Category(k): float(v) for k, v in data["edge"]["categories"].items()}
+    if stored != record.edge.categories:
+        edge = record.edge.model_copy(update={"categories": stored})
+        record = record.model_copy(update={"edge": edge})
+    return record
+
+
+def dense_of(vector: Any) -> np.ndarray | None:
+    """The "dense" vector out of a point's named vectors, as float32."""
+    if isinstance(vector, Mapping) and vector.get(DENSE) is not None:
+        return np.asarray(vector[DENSE], dtype=np.float32)
+    return None
+
+
+def is_empty(flt: SearchFilter) -> bool:
+    """True when the filter admits nothing (an empty any-of set), so no query is needed."""
+    return (flt.states is not None and not flt.states) or (
+        flt.categories is not None and not flt.categories
+    )

@@ -1,0 +1,185 @@
+"""Redis `SlotIndex`: the same contract as `InMemorySlotIndex`, shared by many workers.
+
+Key layout (every key of a user carries the same hash tag, so one user's keys live in one
+Redis Cluster slot and the Lua scripts may touch all of them):
+
+    {prefix}:{<user>}:slot:<slot_key>   hash  edge_id -> EdgeEvent JSON (members)
+    {prefix}:{<user>}:retr:<slot_key>   hash  edge_id -> EdgeEvent JSON (retractions)
+    {prefix}:{<user>}:versions          hash  slot_key -> version counter
+    {prefix}:{<user>}:slots             set   slot keys with a member or a retraction
+    {prefix}:{<user>}:edge:<edge_id>    set   slot keys where the edge is member/retraction
+
+`<user>` is the user id with `%`, `{` and `}` percent-encoded: the hash tag ends at the first
+`}`, and the encoding keeps distinct users distinct. A set per edge (rather than one hash
+edge_id -> list) needs no delimiter inside slot keys and no JSON in Lua.
+
+`add`, `add_retraction`, `remove` and `delete_user` are one Lua script each: the existence
+check, the write, the version bump and the reply happen atomically in one round trip.
+`remove` and `delete_user` build slot key names inside the script (they are only known
+there); all of them share the user's hash tag, which Redis Cluster accepts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+import redis
+from pydantic import ValidationError
+
+from schemas.events import EdgeEvent
+from workers.errors import StorageError
+from workers.stores.memory_slots import check_args, sort_edges
+
+_T = TypeVar("_T")
+
+# KEYS: target hash, versions, slots, edge set. ARGV: edge_id, edge JSON, slot_key.
+# Reply: {version, json...}.
+_ADD = """
+local version
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
+  version = redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
+  redis.call('SADD', KEYS[3], ARGV[3])
+  redis.call('SADD', KEYS[4], ARGV[3])
+else
+  version = tonumber(redis.call('HGET', KEYS[2], ARGV[3]) or '0')
+end
+local reply = redis.call('HVALS', KEYS[1])
+table.insert(reply, 1, version)
+return reply
+"""
+
+# KEYS: edge set, versions, slots. ARGV: edge_id, user key base. Reply: touched slot keys.
+_REMOVE = """
+local touched = {}
+for _, slot in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local members = ARGV[2] .. 'slot:' .. slot
+  local retractions = ARGV[2] .. 'retr:' .. slot
+  local n = redis.call('HDEL', members, ARGV[1]) + redis.call('HDEL', retractions, ARGV[1])
+  if n > 0 then
+    redis.call('HINCRBY', KEYS[2], slot, 1)
+    table.insert(touched, slot)
+  end
+  if redis.call('EXISTS', members, retractions) == 0 then
+    redis.call('SREM', KEYS[3], slot)
+  end
+end
+redis.call('DEL', KEYS[1])
+return touched
+"""
+
+# KEYS: slots, versions. ARGV: user key base. Reply: number of slots removed.
+_DELETE_USER = """
+local slots = redis.call('SMEMBERS', KEYS[1])
+for _, slot in ipairs(slots) do
+  for _, kind in ipairs({'slot:', 'retr:'}) do
+    local key = ARGV[1] .. kind .. slot
+    for _, edge_id in ipairs(redis.call('HKEYS', key)) do
+      redis.call('DEL', ARGV[1] .. 'edge:' .. edge_id)
+    end
+    redis.call('DEL', key)
+  end
+end
+redis.call('DEL', KEYS[1], KEYS[2])
+return #slots
+"""
+
+
+def _tag(user_id: str) -> str:
+    return user_id.replace("%", "%25").replace("{", "%7B").replace("}", "%7D")
+
+
+def _text(raw: bytes | str) -> str:
+    return raw.decode() if isinstance(raw, bytes) else raw
+
+
+class RedisSlotIndex:
+    """`SlotIndex` on Redis (standalone or any node setup that accepts `redis.Redis`).
+
+    Thread-safe as far as the client is (redis-py's pool is). Raises `StorageError` when
+    Redis fails or holds a record that is not an `EdgeEvent`; `ValueError` for an empty
+    user id or an edge of another user. `close` closes the client it was given.
+    """
+
+    def __init__(self, client: redis.Redis, prefix: str = "fr") -> None:
+        if "{" in prefix or "}" in prefix:
+            raise ValueError(f"key prefix must not contain braces: {prefix!r}")
+        self._client = client
+        self._prefix = prefix
+        self._add_script = client.register_script(_ADD)
+        self._remove_script = client.register_script(_REMOVE)
+        self._delete_user_script = client.register_script(_DELETE_USER)
+
+    def _base(self, user_id: str) -> str:
+        return f"{self._prefix}:{{{_tag(user_id)}}}:"
+
+    def _call(self, operation: str, fn: Callable[[], _T]) -> _T:
+        try:
+            return fn()
+        except redis.RedisError as exc:
+            raise StorageError("redis", operation, f"{type(exc).__name__}: {exc}") from exc
+
+    @staticmethod
+    def _decode(operation: str, raw: Iterable[Any]) -> list[EdgeEvent]:
+        try:
+            return sort_edges([EdgeEvent.model_validate_json(item) for item in raw])
+        except ValidationError as exc:
+            raise StorageError("redis", operation, f"corrupt edge record: {exc}") from exc
+
+    def _add(
+        self, kind: str, user_id: str, slot_key: str, edge: EdgeEvent
+    ) -> tuple[int, list[EdgeEvent]]:
+        check_args(user_id, edge)
+        base = self._base(user_id)
+        edge_key = base + "edge:" + edge.edge_id
+        keys = [base + kind + slot_key, base + "versions", base + "slots", edge_key]
+        args = [edge.edge_id, edge.model_dump_json(), slot_key]
+        operation = "add" if kind == "slot:" else "add_retraction"
+        reply = self._call(operation, lambda: self._add_script(keys=keys, args=args))
+        return int(reply[0]), self._decode(operation, reply[1:])
+
+    def add(self, user_id: str, slot_key: str, edge: EdgeEvent) -> tuple[int, list[EdgeEvent]]:
+        return self._add("slot:", user_id, slot_key, edge)
+
+    def add_retraction(
+        self, user_id: str, slot_key: str, edge: EdgeEvent
+    ) -> tuple[int, list[EdgeEvent]]:
+        return self._add("retr:", user_id, slot_key, edge)
+
+    def _list(self, kind: str, user_id: str, slot_key: str) -> list[EdgeEvent]:
+        check_args(user_id)
+        key = self._base(user_id) + kind + slot_key
+        operation = "members" if kind == "slot:" else "retractions"
+        raw = self._call(operation, lambda: self._client.hvals(key))
+        return self._decode(operation, raw)
+
+    def members(self, user_id: str, slot_key: str) -> list[EdgeEvent]:
+        return self._list("slot:", user_id, slot_key)
+
+    def retractions(self, user_id: str, slot_key: str) -> list[EdgeEvent]:
+        return self._list("retr:", user_id, slot_key)
+
+    def remove(self, user_id: str, edge_id: str) -> list[str]:
+        check_args(user_id)
+        base = self._base(user_id)
+        keys = [base + "edge:" + edge_id, base + "versions", base + "slots"]
+        reply = self._call("remove", lambda: self._remove_script(keys=keys, args=[edge_id, base]))
+        return sorted(_text(slot) for slot in reply)
+
+    def delete_user(self, user_id: str) -> int:
+        check_args(user_id)
+        base = self._base(user_id)
+        keys = [base + "slots", base + "versions"]
+        return int(
+            self._call("delete_user", lambda: self._delete_user_script(keys=keys, args=[base]))
+        )
+
+    def slots(self, user_id: str) -> list[str]:
+        check_args(user_id)
+        key = self._base(user_id) + "slots"
+        return sorted(
+            _text(slot) for slot in self._call("slots", lambda: self._client.smembers(key))
+        )
+
+    def close(self) -> None:
+        self._call("close", self._client.close)

@@ -1,0 +1,171 @@
+"""Persistent in-process `SlotIndex` for the embedded deployment (stdlib sqlite3).
+
+Same contract as `InMemorySlotIndex` and `RedisSlotIndex` (one contract suite runs against
+all three). Each call is one transaction, so a crash never leaves a half-applied change;
+WAL mode keeps readers and the single writer apart.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+from schemas.events import EdgeEvent
+from workers.errors import StorageError
+from workers.stores.memory_slots import check_args
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS slot_edges (
+    user_id TEXT NOT NULL, slot_key TEXT NOT NULL, kind INTEGER NOT NULL,
+    edge_id TEXT NOT NULL, ingest_time TEXT NOT NULL, body TEXT NOT NULL,
+    PRIMARY KEY (user_id, slot_key, kind, edge_id)
+);
+CREATE INDEX IF NOT EXISTS slot_edges_by_edge ON slot_edges (user_id, edge_id);
+CREATE TABLE IF NOT EXISTS slot_versions (
+    user_id TEXT NOT NULL, slot_key TEXT NOT NULL, version INTEGER NOT NULL,
+    PRIMARY KEY (user_id, slot_key)
+);
+"""
+_MEMBER, _RETRACTION = 0, 1
+
+
+class SqliteSlotIndex:
+    """Slot membership in one SQLite file inside the data dir."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._lock = threading.Lock()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as exc:
+            raise StorageError("slot index", "open", f"{path}: {exc}") from exc
+
+    def _bump(self, user_id: str, slot_key: str) -> None:
+        self._db.execute(
+            "INSERT INTO slot_versions VALUES (?, ?, 1) ON CONFLICT (user_id, slot_key) "
+            "DO UPDATE SET version = version + 1",
+            (user_id, slot_key),
+        )
+
+    def _version(self, user_id: str, slot_key: str) -> int:
+        row = self._db.execute(
+            "SELECT version FROM slot_versions WHERE user_id = ? AND slot_key = ?",
+            (user_id, slot_key),
+        ).fetchone()
+        return int(row[0]) if row else 0
+
+    def _edges(self, user_id: str, slot_key: str, kind: int) -> list[EdgeEvent]:
+        rows = self._db.execute(
+            "SELECT body FROM slot_edges WHERE user_id = ? AND slot_key = ? AND kind = ? "
+            "ORDER BY ingest_time, edge_id",
+            (user_id, slot_key, kind),
+        ).fetchall()
+        return [EdgeEvent.model_validate_json(body) for (body,) in rows]
+
+    def _add(
+        self, kind: int, user_id: str, slot_key: str, edge: EdgeEvent
+    ) -> tuple[int, list[EdgeEvent]]:
+        check_args(user_id, edge)
+        with self._lock, self._transaction("add"):
+            cur = self._db.execute(
+                "INSERT OR IGNORE INTO slot_edges VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    user_id,
+                    slot_key,
+                    kind,
+                    edge.edge_id,
+                    # Fixed-width UTC ISO strings sort chronologically.
+                    edge.ingest_time.strftime("%Y-%m-%dT%H:%M:%S.%f"),
+                    edge.model_dump_json(),
+                ),
+            )
+            if cur.rowcount:
+                self._bump(user_id, slot_key)
+            return self._version(user_id, slot_key), self._edges(user_id, slot_key, kind)
+
+    def _transaction(self, operation: str) -> _Transaction:
+        return _Transaction(self._db, operation)
+
+    def add(self, user_id: str, slot_key: str, edge: EdgeEvent) -> tuple[int, list[EdgeEvent]]:
+        return self._add(_MEMBER, user_id, slot_key, edge)
+
+    def add_retraction(
+        self, user_id: str, slot_key: str, edge: EdgeEvent
+    ) -> tuple[int, list[EdgeEvent]]:
+        return self._add(_RETRACTION, user_id, slot_key, edge)
+
+    def members(self, user_id: str, slot_key: str) -> list[EdgeEvent]:
+        check_args(user_id)
+        with self._lock:
+            return self._edges(user_id, slot_key, _MEMBER)
+
+    def retractions(self, user_id: str, slot_key: str) -> list[EdgeEvent]:
+        check_args(user_id)
+        with self._lock:
+            return self._edges(user_id, slot_key, _RETRACTION)
+
+    def remove(self, user_id: str, edge_id: str) -> list[str]:
+        check_args(user_id)
+        with self._lock, self._transaction("remove"):
+            slots = sorted(
+                {
+                    key
+                    for (key,) in self._db.execute(
+                        "SELECT slot_key FROM slot_edges WHERE user_id = ? AND edge_id = ?",
+                        (user_id, edge_id),
+                    )
+                }
+            )
+            self._db.execute(
+                "DELETE FROM slot_edges WHERE user_id = ? AND edge_id = ?", (user_id, edge_id)
+            )
+            for key in slots:
+                self._bump(user_id, key)
+            return slots
+
+    def delete_user(self, user_id: str) -> int:
+        check_args(user_id)
+        with self._lock, self._transaction("delete_user"):
+            count = len(self._live_slots(user_id))
+            self._db.execute("DELETE FROM slot_edges WHERE user_id = ?", (user_id,))
+            self._db.execute("DELETE FROM slot_versions WHERE user_id = ?", (user_id,))
+            return count
+
+    def _live_slots(self, user_id: str) -> list[str]:
+        rows = self._db.execute(
+            "SELECT DISTINCT slot_key FROM slot_edges WHERE user_id = ? ORDER BY slot_key",
+            (user_id,),
+        )
+        return [key for (key,) in rows]
+
+    def slots(self, user_id: str) -> list[str]:
+        check_args(user_id)
+        with self._lock:
+            return self._live_slots(user_id)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE … COMMIT, rolling back and raising `StorageError` on failure."""
+
+    def __init__(self, db: sqlite3.Connection, operation: str) -> None:
+        self._db, self._operation = db, operation
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if exc_type is None:
+            self._db.execute("COMMIT")
+            return
+        self._db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise StorageError("slot index", self._operation, str(exc)) from exc
