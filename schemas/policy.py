@@ -54,6 +54,10 @@ class SupersessionPolicy(BaseModel):
     accumulate_threshold: float = Field(default=0.95, ge=0, le=1)
     #: Appendix Z: near-duplicates (cosine > 0.95) are not stored twice; numerics exempt.
     near_duplicate_cosine: float = Field(default=0.95, ge=0, le=1)
+    #: γ of a soft update = its confidence × this (Model 1 leaves the map open). With 0.5,
+    #: "thinking about moving" at 0.4 leaves the current city at Ω = 0.8: preserved (App. F)
+    #: and still first, with the doubt visible. Our default.
+    soft_gamma_scale: float = Field(default=0.5, ge=0, le=1)
 
     def threshold_for(self, semantics: UpdateSemantics) -> float:
         if semantics is UpdateSemantics.REPLACE:
@@ -96,8 +100,9 @@ class Policy(BaseModel):
     reinforcement: float = Field(default=0.5, ge=0)
     #: Routing prior ρ(c|q) is a factor in [rho_min, 1]. Our default.
     routing_floor: float = Field(default=0.85, ge=0, le=1)
-    #: Historical queries weight soft updates ("thinking about …") by this. Our default.
-    tentative_history_weight: float = Field(default=0.5, ge=0, le=1)
+    #: Soft updates ("thinking about moving …") were never committed values: questions about
+    #: the current state or about former values weight them by this. Our default.
+    tentative_weight: dict[Intent, float] = {Intent.CURRENT: 0.5, Intent.HISTORICAL: 0.5}
     #: Relevance gate standing in for the paper's LLM distillation to top-20 (§3.5) when no
     #: LLM is configured: keep at most `distill_candidates` by σ, and only those with
     #: σ ≥ relevance_ratio · max σ. Our defaults.

@@ -218,9 +218,11 @@ def score_pool(
     mask = tables.masks[ctx.intent][state]
     if pool.any_transition or ctx.as_of_h < float(t[:, INGEST].max(initial=-np.inf)):
         mask = mask * (t[:, INGEST] <= now)  # stated after as_of: not yet known
-    if pool.any_tentative and ctx.intent is Intent.HISTORICAL:
-        # "Where did I live before?" asks for former values; a soft update never was one.
-        mask = mask * np.where(t[:, TENTATIVE] > 0.0, tables.tentative_history_weight, 1.0)
+    tentative = tables.tentative_weight[ctx.intent]
+    if pool.any_tentative and tentative != 1.0:
+        # "Where do I live?" / "where did I live before?" ask for committed values; a soft
+        # update ("thinking about moving") never was one (App. F: both kept, not equal).
+        mask = mask * np.where(t[:, TENTATIVE] > 0.0, tentative, 1.0)
 
     if ctx.intent is Intent.UPCOMING:
         direction = np.where(ahead == ahead, (ahead >= 0.0) * 1.0, UNANCHORED_DIRECTION)

@@ -39,7 +39,7 @@ class PolicyTables:
     emotion_rate: float
     numeric_factor: float
     numeric_min_similarity: float
-    tentative_history_weight: float
+    tentative_weight: dict[Intent, float]
 
     @classmethod
     def compile(cls, policy: Policy) -> PolicyTables:
@@ -74,5 +74,5 @@ class PolicyTables:
             emotion_rate=policy.emotion.decay_per_hour,
             numeric_factor=policy.numeric_rescue.factor,
             numeric_min_similarity=policy.numeric_rescue.min_similarity,
-            tentative_history_weight=policy.tentative_history_weight,
+            tentative_weight={i: policy.tentative_weight.get(i, 1.0) for i in Intent},
         )

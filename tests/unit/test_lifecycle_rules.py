@@ -56,7 +56,9 @@ def test_soft_update_keeps_old_value_active_with_pressure() -> None:
     )
     soft = resolve_slot([istanbul, thinking], [], POLICY)
     assert soft["istanbul"].state is S.ACTIVE
-    assert [p.gamma for p in soft["istanbul"].soft_pressures] == [0.4]
+    assert [p.gamma for p in soft["istanbul"].soft_pressures] == [
+        0.2
+    ]  # confidence 0.4 × soft_gamma_scale 0.5
     hard = resolve_slot([istanbul, thinking, moved], [], POLICY)
     assert hard["istanbul"].state is S.SUPERSEDED and hard["london?"].state is S.SUPERSEDED
     assert hard["london"].state is S.ACTIVE

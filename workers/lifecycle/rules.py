@@ -7,7 +7,7 @@ slot's timeline in (ingest time, kind, edge id) order:
   0.8 for replace-semantics categories, 0.95 for accumulate-semantics ones) supersedes
   every earlier active edge of the slot (Appendix F);
 * soft supersession — a `soft` edge, or a `replace` edge below the threshold, keeps the
-  earlier values active and adds a pressure γ = its confidence, lowering them through
+  earlier values active and adds a pressure γ (its confidence, scaled), lowering them through
   Ω = Π(1 - γ) (paper Model 1);
 * retraction — a retracting edge stated at or after an edge retracts it, whenever it
   arrived (a retraction that arrives before its target still applies);
@@ -135,7 +135,8 @@ def resolve_slot(
             active = [draft]
         elif edge.update in (UpdateSemantics.REPLACE, UpdateSemantics.SOFT):
             for old in active:
-                old.pressures.append(SoftPressure(by=edge_id, at=when, gamma=edge.confidence))
+                gamma = edge.confidence * policy.supersession.soft_gamma_scale
+                old.pressures.append(SoftPressure(by=edge_id, at=when, gamma=gamma))
             active.append(draft)
         else:
             active.append(draft)
