@@ -20,8 +20,8 @@ from schemas.categories import CATEGORY_ORDER, Intent
 from schemas.events import UtcDatetime
 from schemas.policy import load_policy
 from schemas.query import QueryRequest
-from scorer.pool import build_pool
-from scorer.score import QueryContext, score_pool
+from scorer.rank import rank
+from scorer.score import QueryContext
 from scorer.tables import PolicyTables
 from streams.embedded import EmbeddedPipeline
 from streams.replay import rebuild
@@ -100,9 +100,9 @@ def _print_result(result: Any) -> None:
         hidden = ", ".join(f"{n} {s}" for s, n in result.suppressed.items())
         print(f", suppressed: {hidden}", end="")
     print()
-    for rank, fact in enumerate(result.results, start=1):
+    for position, fact in enumerate(result.results, start=1):
         print(
-            f"{rank:>2}. {fact.score:.3f}  [{fact.category.value} · {fact.state.value}]  "
+            f"{position:>2}. {fact.score:.3f}  [{fact.category.value} · {fact.state.value}]  "
             f"{fact.text}"
         )
         print(f"      {'; '.join(fact.why)}")
@@ -233,8 +233,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     finally:
         app.close()
     tables = PolicyTables.compile(app.policy)
-    pool = build_pool([to_candidate(r, 1.0) for r in records])
-    scores = score_pool(pool, QueryContext(as_of_h=hours(as_of)), tables)
+    candidates = [to_candidate(r, 1.0) for r in records]
+    _, scores = rank(candidates, QueryContext(as_of_h=hours(as_of)), tables, k=0)
     grouped: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     for i, record in enumerate(records):
         state = scores.state_name(i)

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from schemas.categories import CATEGORY_ORDER
+
 _NAN = math.nan
 
 #: Column layout of `Pool.table`; the category weights follow in `CATEGORY_ORDER`.
@@ -129,7 +131,9 @@ def build_pool(candidates: Sequence[Candidate]) -> Pool:
         )
         for c in candidates
     ]
-    table = np.array(rows, dtype=np.float64) if rows else np.zeros((0, N_FIXED))
+    table = (
+        np.array(rows, dtype=np.float64) if rows else np.zeros((0, N_FIXED + len(CATEGORY_ORDER)))
+    )
     return Pool(
         keys=tuple(c.key for c in candidates),
         table=table,

@@ -64,6 +64,9 @@ class ScoringOptions:
     routing: bool = True
 
 
+DEFAULT_OPTIONS = ScoringOptions()
+
+
 @dataclass(frozen=True, slots=True)
 class Scores:
     """Every term as a column over the pool; `score` is their product."""
@@ -129,7 +132,7 @@ def score_pool(
     pool: Pool,
     ctx: QueryContext,
     tables: PolicyTables,
-    options: ScoringOptions = ScoringOptions(),
+    options: ScoringOptions = DEFAULT_OPTIONS,
 ) -> Scores:
     """Score every candidate. O(k): a fixed number of vector operations over the pool."""
     now = ctx.as_of_h

@@ -32,6 +32,8 @@ class PolicyTables:
     masks: dict[Intent, np.ndarray]
     #: (C, 6): inv_rate, alpha, floor, event_time, ν, μ — mixed by one matmul per query.
     columns: np.ndarray
+    #: The same per category as Python tuples, for the scalar path.
+    category_rows: tuple[tuple[float, ...], ...]
     expiry_buffer_hours: float
     reinforcement: float
     routing_floor: float
@@ -58,7 +60,12 @@ class PolicyTables:
         anticipation = col([c.anticipation_per_hour for c in cats])
         post_event = col([c.post_event_per_hour for c in cats])
         return cls(
-            columns=np.column_stack((inv_rate, alpha, floor, event_time, anticipation, post_event)),
+            columns=(
+                columns := np.column_stack(
+                    (inv_rate, alpha, floor, event_time, anticipation, post_event)
+                )
+            ),
+            category_rows=tuple(tuple(float(x) for x in row) for row in columns),
             rate=col([c.decay_per_hour for c in cats]),
             inv_rate=col([1.0 / c.decay_per_hour for c in cats]),
             alpha=col([c.alpha for c in cats]),

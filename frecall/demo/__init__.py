@@ -31,7 +31,7 @@ QUERIES = (
     ("Is Maya getting a dog?", "retraction: the dog plan is dead"),
     ("What appointments or deadlines are coming up for Maya?", "upcoming: past events drop"),
     ("Where did Maya live before moving to London?", "history: 'before moving' asks for it"),
-    ("Does Maya have any health conditions?", "an old chronic fact is not buried by age"),
+    ("Does Maya have a chronic illness?", "a June health fact is not buried by age"),
     ("What plans did Maya cancel?", "cancelled plans are served on request"),
 )
 

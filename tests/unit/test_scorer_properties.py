@@ -147,3 +147,29 @@ def test_top_k_is_sorted_positive_and_bounded(
     assert np.all(vals > 0)
     assert np.all(vals[:-1] >= vals[1:])
     assert len(idx) == min(k, int(np.sum(s.score > 0)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(candidates(), min_size=0, max_size=30), intents, routings, st.booleans())
+def test_scalar_and_vectorized_paths_agree(
+    cands: list[Candidate], intent: Intent, routing: np.ndarray | None, lifecycle: bool
+) -> None:
+    """Two independent implementations of Eq. 2 (see scorer/scalar.py) give the same terms."""
+    from scorer.scalar import TERM_NAMES, score_candidates, top_k_scalar
+
+    keyed = [
+        Candidate(**{**{f: getattr(c, f) for f in Candidate.__slots__}, "key": str(i)})
+        for i, c in enumerate(cands)
+    ]
+    ctx = QueryContext(NOW_H, intent, routing)
+    options = ScoringOptions(lifecycle=lifecycle)
+    vec = score_pool(build_pool(keyed), ctx, TABLES, options)
+    sca = score_candidates(keyed, ctx, TABLES, options)
+    for i in range(len(keyed)):
+        a, b = vec.terms(i), sca.terms(i)
+        assert a.keys() == set(TERM_NAMES)
+        for name in TERM_NAMES:
+            assert abs(a[name] - b[name]) <= 1e-9, (name, a[name], b[name])
+        assert vec.state_name(i) == sca.state_name(i)
+    if lifecycle:
+        assert [int(i) for i in top_k(vec, 10)] == top_k_scalar(sca, 10)

@@ -11,8 +11,8 @@ import numpy as np
 from schemas.categories import CATEGORY_ORDER, Intent, LifecycleState
 from schemas.policy import Policy
 from schemas.query import QueryRequest, QueryResult, ScoredFact
-from scorer.pool import build_pool
-from scorer.score import QueryContext, ScoringOptions, score_pool, top_k
+from scorer.rank import rank
+from scorer.score import QueryContext, ScoringOptions
 from scorer.tables import PolicyTables
 from workers.ports import Embedder, SearchFilter, VectorIndex
 from workers.query.candidates import hours, merge_hits, relevance_tier, to_candidate
@@ -85,19 +85,19 @@ class QueryService:
                 SearchFilter(flt.states, flt.ingested_before, forced),
             )
         merged = merge_hits(qv, by_source, self._embedder.model_id)
-        pool = build_pool([to_candidate(m.record, m.sigma) for m in merged])
+        candidates = [to_candidate(m.record, m.sigma) for m in merged]
         ctx = QueryContext(as_of_h=hours(as_of), intent=intent, routing=probs)
-        scores = score_pool(pool, ctx, self._tables, self._options)
-        if self._options.lifecycle:
-            tier = relevance_tier(merged, policy.distill_candidates, policy.relevance_ratio)
-            best = top_k(scores, request.k, first=tier)
-        else:
-            best = top_k(scores, request.k)
+        tier = (
+            relevance_tier(merged, policy.distill_candidates, policy.relevance_ratio)
+            if self._options.lifecycle
+            else None
+        )
+        best, scores = rank(candidates, ctx, self._tables, request.k, self._options, tier)
         results = []
         for i in best:
             record = merged[i].record
-            terms = scores.terms(int(i))
-            state = scores.state_name(int(i))
+            terms = scores.terms(i)
+            state = scores.state_name(i)
             results.append(
                 ScoredFact(
                     edge_id=record.edge_id,
