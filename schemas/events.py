@@ -106,6 +106,11 @@ class EdgeEvent(BaseModel):
     emotional_loading: float = Field(default=0.0, ge=0, le=1)
     quarantined: bool = False
     source_turns: tuple[str, ...] = ()
+    #: A raw-turn (episodic) edge: the user's turn kept verbatim, so that what extraction
+    #: missed stays findable (paper Appendix AA). It inherits the lifecycle state of the
+    #: facts extracted from the same turn (`episodic_of`, their edge ids).
+    episodic: bool = False
+    episodic_of: tuple[str, ...] = ()
     embedding: Embedding | None = None
 
     @field_validator("categories", mode="before")

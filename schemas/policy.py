@@ -103,6 +103,9 @@ class Policy(BaseModel):
     #: Soft updates ("thinking about moving …") were never committed values: questions about
     #: the current state or about former values weight them by this. Our default.
     tentative_weight: dict[Intent, float] = {Intent.CURRENT: 0.5, Intent.HISTORICAL: 0.5}
+    #: Raw turns kept beside extracted facts rank below a fact on equal evidence
+    #: (Appendix AA: the raw text is a fallback). Our default.
+    episodic_weight: float = Field(default=0.9, ge=0, le=1)
     #: Relevance gate standing in for the paper's LLM distillation to top-20 (§3.5) when no
     #: LLM is configured: keep at most `distill_candidates` by σ, and only those with
     #: σ ≥ relevance_ratio · max σ. Our defaults.

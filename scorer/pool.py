@@ -28,8 +28,9 @@ _NAN = math.nan
     SUPERSEDED_AT,
     RETRACTED_AT,
     TENTATIVE,
-) = range(11)
-N_FIXED = 11
+    EPISODIC,
+) = range(12)
+N_FIXED = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +43,7 @@ class Candidate:
       the query time is derived from it and the transition times below.
     pressures: (time, γ) of later low-confidence same-slot edges, for Ω.
     tentative: the fact was a soft update ("thinking about moving"), never a committed value.
+    episodic: a raw turn kept beside its extracted facts (Appendix AA).
     """
 
     key: str
@@ -58,6 +60,7 @@ class Candidate:
     retracted_at_h: float | None = None
     pressures: tuple[tuple[float, float], ...] = ()
     tentative: bool = False
+    episodic: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +80,7 @@ class Pool:
     any_numeric: bool
     any_transition: bool  # some candidate has a superseded/retracted time or stored state
     any_tentative: bool
+    any_episodic: bool
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -127,6 +131,7 @@ def build_pool(candidates: Sequence[Candidate]) -> Pool:
             _NAN if c.superseded_at_h is None else c.superseded_at_h,
             _NAN if c.retracted_at_h is None else c.retracted_at_h,
             1.0 if c.tentative else 0.0,
+            1.0 if c.episodic else 0.0,
             *c.weights,
         )
         for c in candidates
@@ -143,6 +148,7 @@ def build_pool(candidates: Sequence[Candidate]) -> Pool:
         any_emotion=any(c.emotion for c in candidates),
         any_numeric=any(c.numeric for c in candidates),
         any_tentative=any(c.tentative for c in candidates),
+        any_episodic=any(c.episodic for c in candidates),
         any_transition=any(
             c.state or c.superseded_at_h is not None or c.retracted_at_h is not None
             for c in candidates

@@ -81,6 +81,7 @@ def score_candidates(
     rho_scale = (1.0 - rho_floor) / ((max(routing) or 1.0) if routing else 1.0)
     mask_row = tables.masks[intent].tolist()
     tentative_w = tables.tentative_weight[intent]
+    episodic_w = tables.episodic_weight
     omega_applies = intent in _OMEGA_INTENTS
     upcoming, past = intent is Intent.UPCOMING, intent is Intent.PAST
     reinforce, buffer_h = tables.reinforcement, tables.expiry_buffer_hours
@@ -135,6 +136,8 @@ def score_candidates(
         mask = mask_row[state] if c.ingest_h <= now else 0.0
         if c.tentative:
             mask *= tentative_w
+        if c.episodic:
+            mask *= episodic_w
         if upcoming:
             direction = UNANCHORED_DIRECTION if event is None else float(ahead >= 0.0)
         elif past:

@@ -24,6 +24,7 @@ import numpy as np
 from schemas.categories import Intent
 from scorer.pool import (
     EMOTION,
+    EPISODIC,
     EVENT,
     INGEST,
     LAST_MENTION,
@@ -226,6 +227,9 @@ def score_pool(
         # "Where do I live?" / "where did I live before?" ask for committed values; a soft
         # update ("thinking about moving") never was one (App. F: both kept, not equal).
         mask = mask * np.where(t[:, TENTATIVE] > 0.0, tentative, 1.0)
+    if pool.any_episodic:
+        # A fact outranks the raw turn it came from on equal evidence (Appendix AA).
+        mask = mask * np.where(t[:, EPISODIC] > 0.0, tables.episodic_weight, 1.0)
 
     if ctx.intent is Intent.UPCOMING:
         direction = np.where(ahead == ahead, (ahead >= 0.0) * 1.0, UNANCHORED_DIRECTION)

@@ -42,6 +42,7 @@ class PolicyTables:
     numeric_factor: float
     numeric_min_similarity: float
     tentative_weight: dict[Intent, float]
+    episodic_weight: float
 
     @classmethod
     def compile(cls, policy: Policy) -> PolicyTables:
@@ -82,4 +83,5 @@ class PolicyTables:
             numeric_factor=policy.numeric_rescue.factor,
             numeric_min_similarity=policy.numeric_rescue.min_similarity,
             tentative_weight={i: policy.tentative_weight.get(i, 1.0) for i in Intent},
+            episodic_weight=policy.episodic_weight,
         )

@@ -59,6 +59,8 @@ def candidates(draw: st.DrawFn, key: str = "c") -> Candidate:
                 )
             )
         ),
+        tentative=draw(st.booleans()),
+        episodic=draw(st.booleans()),
     )
 
 

@@ -9,6 +9,7 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from schemas.categories import LifecycleState
 from schemas.events import EdgeEvent, ForgetCommand
 from schemas.policy import Policy
 from schemas.records import FactRecord, Lifecycle
@@ -44,6 +45,44 @@ def _cause(lc: Lifecycle) -> str | None:
     return lc.superseded_by or lc.retracted_by or lc.duplicate_of
 
 
+#: Pseudo-slot linking a fact to the raw turn it was extracted from (reverse index).
+EPISODE_PREFIX = "~episode:"
+
+
+def inherited(own: Lifecycle, facts: list[Lifecycle]) -> Lifecycle:
+    """A raw turn's lifecycle from its facts' (Appendix AA; DESIGN §5).
+
+    While any of its facts is current, or its facts are unknown, the turn keeps its own
+    state. Once every fact is superseded or retracted, the turn is no longer current
+    either: retracted if any fact was retracted, else superseded, at the latest change.
+    """
+    if own.state is not LifecycleState.ACTIVE or not facts:
+        return own
+    if any(f.state is LifecycleState.ACTIVE for f in facts):
+        return own
+    retracted = [f for f in facts if f.state is LifecycleState.RETRACTED and f.retracted_at]
+    if retracted:
+        last = max(retracted, key=lambda f: (f.retracted_at, f.retracted_by or ""))
+        return own.model_copy(
+            update={
+                "state": LifecycleState.RETRACTED,
+                "retracted_by": last.retracted_by,
+                "retracted_at": last.retracted_at,
+            }
+        )
+    superseded = [f for f in facts if f.state is LifecycleState.SUPERSEDED and f.superseded_at]
+    if not superseded:
+        return own
+    last = max(superseded, key=lambda f: (f.superseded_at, f.superseded_by or ""))
+    return own.model_copy(
+        update={
+            "state": LifecycleState.SUPERSEDED,
+            "superseded_by": last.superseded_by,
+            "superseded_at": last.superseded_at,
+        }
+    )
+
+
 class LifecycleService:
     """Applies edges: slot membership, rule resolution, and the resulting index writes."""
 
@@ -65,6 +104,8 @@ class LifecycleService:
             raise StorageError("lifecycle", "apply", f"edge {edge.edge_id} has no embedding")
         user = edge.user_id
         slot = group_key(edge)
+        for fact_id in edge.episodic_of:
+            self._slots.add(user, EPISODE_PREFIX + fact_id, edge)
         _, members = self._slots.add(user, slot, edge)
         touched = {slot: members}
         for target in edge.retracts:
@@ -73,10 +114,25 @@ class LifecycleService:
         transitions: list[Transition] = []
         for slot_key, slot_members in touched.items():
             transitions += self._resolve(user, slot_key, slot_members)
-        return transitions
+        return transitions + self._refresh_episodes(user, transitions)
+
+    def _refresh_episodes(self, user: str, transitions: list[Transition]) -> list[Transition]:
+        """Re-resolve the raw turns whose facts changed state."""
+        groups: dict[str, None] = {}
+        for t in transitions:
+            for raw in self._slots.members(user, EPISODE_PREFIX + t.edge_id):
+                groups[group_key(raw)] = None
+        out: list[Transition] = []
+        for slot in groups:
+            out += self._resolve(user, slot, self._slots.members(user, slot))
+        return out
 
     def _resolve(self, user: str, slot: str, members: list[EdgeEvent]) -> list[Transition]:
         annotations = resolve_slot(members, self._slots.retractions(user, slot), self._policy)
+        for raw in members:
+            if raw.episodic and raw.episodic_of:
+                facts = [r.lifecycle for r in self._vectors.get(user, list(raw.episodic_of))]
+                annotations[raw.edge_id] = inherited(annotations[raw.edge_id], facts)
         existing = {r.edge_id: r.lifecycle for r in self._vectors.get(user, list(annotations))}
         transitions: list[Transition] = []
         changed: dict[str, Lifecycle] = {}
@@ -123,10 +179,12 @@ class LifecycleService:
             return ForgetReceipt(user, None, removed)
         touched = self._slots.remove(user, command.edge_id)
         deleted = self._vectors.delete(user, [command.edge_id])
-        for slot in touched:
+        changed: list[Transition] = []
+        for slot in (key for key in touched if not key.startswith(EPISODE_PREFIX)):
             # Facts the forgotten one superseded or retracted come back: state is a
             # function of the remaining set.
-            self._resolve(user, slot, self._slots.members(user, slot))
+            changed += self._resolve(user, slot, self._slots.members(user, slot))
+        self._refresh_episodes(user, changed)
         return ForgetReceipt(
             user, command.edge_id, {"vector_index": deleted, "slot_index": len(touched)}
         )

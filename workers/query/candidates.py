@@ -97,6 +97,7 @@ def to_candidate(record: FactRecord, sigma: float) -> Candidate:
         retracted_at_h=hours(lc.retracted_at) if lc.retracted_at else None,
         pressures=tuple((hours(p.at), p.gamma) for p in lc.soft_pressures),
         tentative=edge.update is UpdateSemantics.SOFT,
+        episodic=edge.episodic,
     )
 
 

@@ -12,14 +12,18 @@ from schemas.categories import CATEGORY_ORDER, Intent, LifecycleState
 from schemas.policy import Policy
 from schemas.query import QueryRequest, QueryResult, ScoredFact
 from scorer.rank import rank
-from scorer.score import QueryContext, ScoringOptions
+from scorer.score import DEFAULT_OPTIONS, QueryContext, ScoringOptions
 from scorer.tables import PolicyTables
-from workers.ports import Embedder, SearchFilter, VectorIndex
+from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
 from workers.query.candidates import hours, merge_hits, relevance_tier, to_candidate
 from workers.query.explain import reasons
 from workers.query.intent import detect_intent
 from workers.query.routing import CategoryRouter, top_categories
 from workers.text import bm25
+
+#: Candidate sources of the hybrid retrieval (§3.6): dense top-60, BM25 top-20 and the
+#: routed category's top-20. Benchmarks restrict them to compare single sources.
+ALL_SOURCES = frozenset({"dense", "bm25", "forced"})
 
 #: Stored states that could have been admissible at some earlier time (as_of queries).
 _HISTORY_STATES = frozenset({LifecycleState.SUPERSEDED, LifecycleState.RETRACTED})
@@ -38,9 +42,14 @@ class QueryService:
         embedder: Embedder,
         policy: Policy,
         router: CategoryRouter | None = None,
-        options: ScoringOptions = ScoringOptions(),  # noqa: B008 - frozen dataclass
+        options: ScoringOptions = DEFAULT_OPTIONS,
         clock: Callable[[], datetime] = _utcnow,
+        sources: frozenset[str] = ALL_SOURCES,
     ) -> None:
+        unknown = sources - ALL_SOURCES
+        if unknown or not sources:
+            raise ValueError(f"candidate sources must be a non-empty subset of {ALL_SOURCES}")
+        self._sources = sources
         self._vectors = vectors
         self._embedder = embedder
         self._policy = policy
@@ -68,13 +77,14 @@ class QueryService:
         probs = self._router.route(request.query, qv)
         flt = self._filter(intent, request.as_of)
         user, policy = request.user_id, self._policy
-        by_source = {
-            "dense": self._vectors.search_dense(user, qv, policy.dense_candidates, flt),
-            "bm25": self._vectors.search_sparse(
+        by_source: dict[str, list[Hit]] = {}
+        if "dense" in self._sources:
+            by_source["dense"] = self._vectors.search_dense(user, qv, policy.dense_candidates, flt)
+        if "bm25" in self._sources:
+            by_source["bm25"] = self._vectors.search_sparse(
                 user, bm25.query_vector(request.query), policy.bm25_candidates, flt
-            ),
-        }
-        if self._options.routing:
+            )
+        if "forced" in self._sources and self._options.routing:
             # Category-forced retrieval (§3.3): the predicted category's facts bypass the
             # vocabulary gap between an abstract query and specific stored facts.
             forced = frozenset({CATEGORY_ORDER[int(np.argmax(probs))]})
