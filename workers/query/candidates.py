@@ -27,30 +27,22 @@ class MergedCandidate:
     sources: tuple[str, ...]
 
 
-#: Cosine ranges of embedders, mapped onto σ ∈ [0, 1]: (unrelated, near-paraphrase).
-#: The paper's σ comes from text-embedding-3-small after distillation, where relevant facts
-#: sit at 0.85–0.99 (its numeric rescue fires at σ ≥ 0.85); MiniLM puts unrelated sentences
-#: about the same person near 0.5 and paraphrases near 0.9. Measured on our demo story.
-SIMILARITY_RANGES: dict[str, tuple[float, float]] = {
-    "minilm-l6-v2-int8": (0.30, 0.90),
-}
-
-
-def calibrate(cosine: float, embedder_id: str) -> float:
-    """Map a raw cosine onto σ ∈ [0, 1] with the embedder's range (identity if unknown)."""
-    low, high = SIMILARITY_RANGES.get(embedder_id, (0.0, 1.0))
-    return min(max((cosine - low) / (high - low), 0.0), 1.0)
+#: Per-source normalization (Appendix Z) maps the query's best dense match to σ = 1 and the
+#: pool's weakest to 0 — but never stretches a spread narrower than this, so a pool of
+#: near-equal matches stays near-equal. Embedders differ in their cosine baselines (MiniLM
+#: puts unrelated sentences about one person near 0.5); min-max makes σ comparable.
+MIN_SPREAD = 0.25
 
 
 def merge_hits(
-    query_vector: np.ndarray, by_source: Mapping[str, Sequence[Hit]], embedder_id: str = ""
+    query_vector: np.ndarray, by_source: Mapping[str, Sequence[Hit]]
 ) -> list[MergedCandidate]:
     """Union of the sources, deduplicated by edge id, with σ in [0, 1].
 
-    σ_dense is the calibrated exact cosine to the query (every hit carries its dense
-    vector, so BM25- and category-forced hits get one too). BM25 scores are unbounded: they
-    are divided by the best BM25 score of this query and scaled to the best dense σ, so the
-    two sources meet on one scale; σ is the larger of the two.
+    σ_dense is the exact cosine to the query (every hit carries its dense vector, so BM25-
+    and category-forced hits get one too), min-max normalized over the pool with a
+    minimum spread. BM25 scores are divided by the best BM25 score of this query. σ is the
+    larger of the two.
     """
     q = np.asarray(query_vector, dtype=np.float64)
     q = q / (np.linalg.norm(q) or 1.0)
@@ -64,16 +56,20 @@ def merge_hits(
             sources.setdefault(eid, []).append(source)
             if eid not in dense_sigma and hit.dense is not None:
                 v = np.asarray(hit.dense, dtype=np.float64)
-                cosine = float(v @ q / (np.linalg.norm(v) or 1.0))
-                dense_sigma[eid] = calibrate(cosine, embedder_id)
-    best_dense = max(dense_sigma.values(), default=1.0) or 1.0
+                dense_sigma[eid] = float(v @ q / (np.linalg.norm(v) or 1.0))
+    if dense_sigma:
+        top = max(dense_sigma.values())
+        base = min(min(dense_sigma.values()), top - MIN_SPREAD)
+        dense_sigma = {
+            e: min(max((c - base) / (top - base), 0.0), 1.0) for e, c in dense_sigma.items()
+        }
     bm25 = {h.record.edge_id: h.score for h in by_source.get("bm25", ())}
     best_bm25 = max(bm25.values(), default=0.0)
     merged = []
     for eid in sorted(records):
         sigma = dense_sigma.get(eid, 0.0)
         if best_bm25 > 0 and eid in bm25:
-            sigma = max(sigma, best_dense * bm25[eid] / best_bm25)
+            sigma = max(sigma, bm25[eid] / best_bm25)
         merged.append(MergedCandidate(records[eid], sigma, tuple(sources[eid])))
     return merged
 

@@ -94,7 +94,7 @@ class QueryService:
                 policy.forced_candidates,
                 SearchFilter(flt.states, flt.ingested_before, forced),
             )
-        merged = merge_hits(qv, by_source, self._embedder.model_id)
+        merged = merge_hits(qv, by_source)
         candidates = [to_candidate(m.record, m.sigma) for m in merged]
         ctx = QueryContext(as_of_h=hours(as_of), intent=intent, routing=probs)
         tier = (
