@@ -19,27 +19,13 @@ from scorer.score import (
     _OMEGA_INTENTS,
     DEFAULT_OPTIONS,
     EVENT_TIME_MEMBERSHIP,
+    TERM_NAMES,
     UNANCHORED_DIRECTION,
     QueryContext,
     ScoringOptions,
 )
 from scorer.tables import ACTIVE, EXPIRED, RETRACTED, STATES, SUPERSEDED, PolicyTables
 
-TERM_NAMES = (
-    "sigma",
-    "decay",
-    "validity",
-    "activation",
-    "alpha",
-    "blend",
-    "floor",
-    "numeric_rescue",
-    "rho",
-    "omega",
-    "mask",
-    "direction",
-    "score",
-)
 _SCORE = len(TERM_NAMES) - 1
 
 

@@ -67,6 +67,23 @@ class ScoringOptions:
 
 DEFAULT_OPTIONS = ScoringOptions()
 
+#: The named terms of every explained result, in the order the score multiplies them out.
+TERM_NAMES = (
+    "sigma",
+    "decay",
+    "validity",
+    "activation",
+    "alpha",
+    "blend",
+    "floor",
+    "numeric_rescue",
+    "rho",
+    "omega",
+    "mask",
+    "direction",
+    "score",
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Scores:
@@ -89,24 +106,7 @@ class Scores:
 
     def terms(self, i: int) -> dict[str, float]:
         """The named terms of candidate i (the `terms` of an explained result)."""
-        return {
-            name: float(getattr(self, name)[i])
-            for name in (
-                "sigma",
-                "decay",
-                "validity",
-                "activation",
-                "alpha",
-                "blend",
-                "floor",
-                "numeric_rescue",
-                "rho",
-                "omega",
-                "mask",
-                "direction",
-                "score",
-            )
-        }
+        return {name: float(getattr(self, name)[i]) for name in TERM_NAMES}
 
     def state_name(self, i: int) -> str:
         return STATES[int(self.state[i])].value
