@@ -13,7 +13,7 @@ from frecall.settings import Settings
 from schemas.policy import load_policy
 from workers.app import App
 from workers.errors import ConfigError
-from workers.ports import Embedder, SlotIndex, VectorIndex
+from workers.ports import Embedder, FactExtractor, SlotIndex, VectorIndex
 from workers.stores.dead_letters import FileDeadLetters
 
 
@@ -35,6 +35,27 @@ def make_embedder(settings: Settings) -> Embedder:
     from workers.embedding.minilm import MiniLMEmbedder
 
     return MiniLMEmbedder(intra_op_threads=settings.onnx_threads)
+
+
+def make_extractor(settings: Settings, choice: str = "auto") -> FactExtractor:
+    """The LLM extractor when an OpenAI-compatible endpoint is configured (or asked for),
+    else the offline rule extractor (issue: extraction; paper §3.5)."""
+    use_llm = choice == "llm" or (
+        choice == "auto" and bool(settings.openai_base_url or settings.openai_api_key)
+    )
+    if not use_llm:
+        from workers.extraction.rules import RuleExtractor
+
+        return RuleExtractor()
+    if not settings.openai_base_url and not settings.openai_api_key:
+        raise ConfigError("the LLM extractor needs FR_OPENAI_BASE_URL or FR_OPENAI_API_KEY")
+    import openai
+
+    from workers.extraction.llm import LLMExtractor
+
+    key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else "none"
+    client = openai.OpenAI(base_url=settings.openai_base_url, api_key=key)
+    return LLMExtractor(client, settings.llm_model)
 
 
 def make_vectors(settings: Settings, dim: int, directory: Path | None = None) -> VectorIndex:

@@ -32,6 +32,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
+    p = sub.add_parser("ingest", parents=[common], help="ingest conversation turns")
+    p.add_argument("file", type=Path, help="JSONL, one turn a line (see README)")
+    p.add_argument(
+        "--extractor",
+        choices=["auto", "rules", "llm"],
+        default="auto",
+        help="auto: the LLM when FR_OPENAI_BASE_URL/FR_OPENAI_API_KEY is set, else rules",
+    )
+
     p = sub.add_parser("ingest-edges", parents=[common], help="ingest pre-extracted facts")
     p.add_argument("file", type=Path, help="JSONL, one fact a line (see README)")
 
@@ -78,6 +87,12 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--json", action="store_true")
     b.add_argument("--sizes", default="1000,10000,50000")
     b.add_argument("--queries", type=int, default=200)
+    b.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
+    b = bench.add_parser("locomo", parents=[common], help="evidence recall on LoCoMo dialogue")
+    b.add_argument("--data", type=Path, required=True, help="a LoCoMo JSON file (read only)")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--k", type=int, default=10, help="retrieval depth (recall@5/@10 always)")
+    b.add_argument("--conversations", type=int, default=None, help="first N (default all)")
     b.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
     return parser
 

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from frecall import bench, demo
-from frecall.bootstrap import build, make_embedder, make_slots, make_vectors
+from frecall.bootstrap import build, make_embedder, make_extractor, make_slots, make_vectors
 from frecall.settings import Settings
 from schemas.categories import CATEGORY_ORDER, Intent
 from schemas.events import UtcDatetime
@@ -23,7 +23,7 @@ from schemas.query import QueryRequest
 from scorer.rank import rank
 from scorer.score import QueryContext
 from scorer.tables import PolicyTables
-from streams.embedded import EmbeddedPipeline
+from streams.embedded import EmbeddedPipeline, IngestReport
 from streams.replay import rebuild
 from workers.app import App
 from workers.errors import ConfigError, InputError
@@ -59,6 +59,7 @@ def _emit(document: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     handlers = {
+        "ingest": cmd_ingest,
         "ingest-edges": cmd_ingest_edges,
         "query": cmd_query,
         "replay": cmd_replay,
@@ -75,6 +76,30 @@ def _with_app(args: argparse.Namespace, fsync: bool = True) -> App:
     return build(settings_from(args), fsync=fsync)
 
 
+def _report(report: IngestReport, what: str) -> None:
+    summary = ", ".join(f"{k} {v}" for k, v in sorted(report.transitions.items()))
+    turns = f"{report.turns} turns → " if report.turns else ""
+    print(
+        f"{turns}ingested {report.accepted} {what}, rejected {report.rejected}, "
+        f"failed {report.failed}" + (f" ({summary})" if summary else ""),
+        file=sys.stderr,
+    )
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    if not args.file.is_file():
+        raise ConfigError(f"{args.file}: no such file")
+    settings = settings_from(args)
+    extractor = make_extractor(settings, args.extractor)
+    app = build(settings)
+    try:
+        report = EmbeddedPipeline(app).ingest_turns(args.file, extractor)
+    finally:
+        app.close()
+    _report(report, "edges")
+    return 0 if report.ok else 1
+
+
 def cmd_ingest_edges(args: argparse.Namespace) -> int:
     if not args.file.is_file():
         raise ConfigError(f"{args.file}: no such file")
@@ -83,12 +108,7 @@ def cmd_ingest_edges(args: argparse.Namespace) -> int:
         report = EmbeddedPipeline(app).ingest_edges(args.file)
     finally:
         app.close()
-    summary = ", ".join(f"{k} {v}" for k, v in sorted(report.transitions.items()))
-    print(
-        f"ingested {report.accepted} facts, rejected {report.rejected}, failed {report.failed}"
-        + (f" ({summary})" if summary else ""),
-        file=sys.stderr,
-    )
+    _report(report, "facts")
     return 0 if report.ok else 1
 
 

@@ -15,21 +15,36 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO, TypeVar
 
-from schemas.events import EdgeEvent, Embedding, ForgetCommand, LogRecord
+from schemas.events import EdgeEvent, Embedding, ForgetCommand, LogRecord, TurnEvent
 from streams.progress import Progress
 from workers.app import App
-from workers.errors import FRError, InputError
+from workers.errors import ExtractionError, FRError, InputError
+from workers.extraction.stage import SessionContext, edges_for_turn
 from workers.inputs import EdgeInput, read_jsonl
 from workers.lifecycle.service import ForgetReceipt
+from workers.ports import FactExtractor
 
 log = logging.getLogger(__name__)
 
 BATCH = 256
+#: Turns per batch: each yields a few edges, embedded together.
+TURN_BATCH = 64
 T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class _Pending:
+    """An edge on its way in, with the input position it came from (for error reports)."""
+
+    source: str
+    line: int
+    raw: str
+    edge: EdgeEvent
 
 
 @dataclass
 class IngestReport:
+    turns: int = 0
     accepted: int = 0
     rejected: int = 0
     failed: int = 0
@@ -68,47 +83,81 @@ class EmbeddedPipeline:
         report = IngestReport()
         progress = Progress(f"ingest-edges {path.name}")
         now = datetime.now(UTC)
-        parsed = read_jsonl(path, EdgeInput)
-        for batch in _batches(parsed, BATCH):
-            good: list[tuple[int, str, EdgeInput]] = []
+        for batch in _batches(read_jsonl(path, EdgeInput), BATCH):
+            pending: list[_Pending] = []
             for lineno, raw, item in batch:
                 if isinstance(item, InputError):
                     self._reject(item, raw, report)
-                else:
-                    good.append((lineno, raw, item))
-            if good:
-                self._ingest_batch(str(path), good, now, report)
+                    continue
+                try:
+                    edge = item.to_event(self.app.policy, now, None)
+                except ValueError as exc:
+                    self._reject(InputError(str(path), lineno, str(exc)), raw, report)
+                    continue
+                pending.append(_Pending(str(path), lineno, raw, edge))
+            self._commit(pending, report)
             progress.tick(len(batch))
         progress.finish()
         return report
 
-    def _ingest_batch(
-        self,
-        source: str,
-        items: list[tuple[int, str, EdgeInput]],
-        now: datetime,
-        report: IngestReport,
-    ) -> None:
-        embedder, policy = self.app.embedder, self.app.policy
-        vectors = embedder.embed([item.text for _, _, item in items])
-        events: list[tuple[int, str, EdgeEvent]] = []
-        for (lineno, raw, item), vector in zip(items, vectors, strict=True):
+    def ingest_turns(self, path: Path, extractor: FactExtractor) -> IngestReport:
+        """`frecall ingest FILE.jsonl`: conversation turns → facts (+ raw turns) → memory.
+
+        A turn the extractor fails on (an LLM that keeps failing, a response that does not
+        parse) is dead-lettered with the reason and the raw response; the run goes on.
+        """
+        report = IngestReport()
+        progress = Progress(f"ingest {path.name}")
+        context = SessionContext()
+        for batch in _batches(read_jsonl(path, TurnEvent), TURN_BATCH):
+            pending: list[_Pending] = []
+            for lineno, raw, turn in batch:
+                if isinstance(turn, InputError):
+                    self._reject(turn, raw, report)
+                    continue
+                try:
+                    facts = extractor.extract(turn, context.recent(turn))
+                except ExtractionError as exc:
+                    print(f"{path}:{lineno}: {exc}", file=self.err)
+                    detail = getattr(exc, "raw_response", None)
+                    reason = f"extraction failed: {exc}" + (
+                        f"; raw response: {detail}" if detail else ""
+                    )
+                    self.app.dead_letters.put(str(path), str(lineno), reason, raw)
+                    report.failed += 1
+                    facts = []  # the raw turn is still kept (Appendix AA)
+                finally:
+                    context.add(turn)
+                report.turns += 1
+                pending += [
+                    _Pending(str(path), lineno, raw, edge) for edge in edges_for_turn(turn, facts)
+                ]
+            self._commit(pending, report)
+            progress.tick(len(batch))
+        progress.finish()
+        return report
+
+    def _commit(self, pending: list[_Pending], report: IngestReport) -> None:
+        """Embed, append to the log, then apply: the log is written before any store."""
+        if not pending:
+            return
+        embedder = self.app.embedder
+        vectors = embedder.embed([p.edge.text for p in pending])
+        edges = [
+            p.edge.model_copy(update={"embedding": Embedding.from_array(embedder.model_id, v)})
+            for p, v in zip(pending, vectors, strict=True)
+        ]
+        self.app.log.append(edges)
+        for p, edge in zip(pending, edges, strict=True):
             try:
-                embedding = Embedding.from_array(embedder.model_id, vector)
-                events.append((lineno, raw, item.to_event(policy, now, embedding)))
-            except ValueError as exc:
-                self._reject(InputError(source, lineno, str(exc)), raw, report)
-        self.app.log.append([event for _, _, event in events])
-        for lineno, raw, event in events:
-            try:
-                for transition in self.app.lifecycle.apply(event):
+                for transition in self.app.lifecycle.apply(edge):
                     key = f"{transition.from_state or 'new'}->{transition.to_state}"
                     report.transitions[key] = report.transitions.get(key, 0) + 1
                 report.accepted += 1
             except FRError as exc:
                 # The edge is in the log: `frecall replay` will retry it.
-                print(f"{source}:{lineno}: {exc}", file=self.err)
-                self.app.dead_letters.put(source, str(lineno), f"apply failed: {exc}", raw)
+                print(f"{p.source}:{p.line}: {exc}", file=self.err)
+                self.app.dead_letters.put(p.source, str(p.line), f"apply failed: {exc}", p.raw)
                 report.failed += 1
 
     def forget(self, user_id: str, edge_id: str | None) -> ForgetReceipt:

@@ -10,13 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from schemas.categories import Category, LifecycleState
-from schemas.events import EdgeEvent, LogRecord
+from schemas.events import EdgeEvent, LogRecord, TurnEvent
 from schemas.records import FactRecord, Lifecycle
+
+if TYPE_CHECKING:
+    from workers.extraction.model import ExtractedFact
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,3 +163,13 @@ class Embedder(Protocol):
     def dim(self) -> int: ...
 
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class FactExtractor(Protocol):
+    """Turn → classified facts (rule extractor or LLM). Raises `ExtractionError`.
+
+    `context` is the recent turns of the same session, oldest first (for references
+    such as "scrap it"). Assistant turns yield no facts: memory is what the user said.
+    """
+
+    def extract(self, turn: TurnEvent, context: Sequence[TurnEvent]) -> list[ExtractedFact]: ...

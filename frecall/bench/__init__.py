@@ -16,4 +16,8 @@ def run(args: argparse.Namespace) -> int:
 
         sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
         return query.run(args, sizes)
+    if args.bench == "locomo":
+        from frecall.bench import locomo
+
+        return locomo.run(args)
     raise AssertionError(f"unknown bench {args.bench}")

@@ -7,7 +7,6 @@ the real client, the real wire format (base64 vectors by default), no mocks.
 from __future__ import annotations
 
 import base64
-import json
 import logging
 import os
 import shutil
@@ -16,22 +15,18 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import openai
 import pytest
 
+from tests.fake_openai import FakeOpenAI, openai_client, serve_fake_openai
 from workers.embedding.hashing import HashingEmbedder
 from workers.embedding.minilm import MODEL_SHA256, MiniLMEmbedder
 from workers.embedding.openai_embedder import OpenAIEmbedder
 from workers.errors import EmbeddingError
 from workers.ports import Embedder
-
-logger = logging.getLogger(__name__)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -267,111 +262,15 @@ def test_importing_the_package_loads_no_heavy_library() -> None:
 # --------------------------------------------------------------------------- OpenAI
 
 
-def _fake_vector(text: str, dim: int) -> list[float]:
-    # Deliberately not unit length, so the embedder's normalization is observable.
-    return [float(x) for x in HashingEmbedder(dim=dim).embed([text])[0] * (2.0 + len(text))]
-
-
-@dataclass
-class FakeOpenAI:
-    """State of the fake server: what it received and how it should answer next."""
-
-    base_url: str = ""
-    requests: list[dict[str, Any]] = field(default_factory=list)
-    default_dim: int = 8
-    # Queued answers for the next requests: an HTTP status (error) or "zero" (a zero vector).
-    next_answers: list[int | str] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: _Server
-
-    def do_POST(self) -> None:
-        state = self.server.state
-        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
-        with state.lock:
-            state.requests.append(
-                {
-                    "path": self.path,
-                    "headers": {k.lower(): v for k, v in self.headers.items()},
-                    "body": body,
-                }
-            )
-            answer = state.next_answers.pop(0) if state.next_answers else None
-        if self.path != "/v1/embeddings":
-            self._send(404, {"error": {"message": "no such route", "type": "invalid_request"}})
-            return
-        if isinstance(answer, int):
-            error = {"message": f"fake failure {answer}", "type": "server_error", "code": None}
-            self._send(answer, {"error": error})
-            return
-        inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
-        dim = int(body.get("dimensions", state.default_dim))
-        data = []
-        for index, text in enumerate(inputs):
-            vector = [0.0] * dim if answer == "zero" else _fake_vector(text, dim)
-            if body.get("encoding_format") == "base64":
-                raw = np.asarray(vector, dtype="<f4").tobytes()
-                encoded: Any = base64.b64encode(raw).decode()
-            else:
-                encoded = vector
-            data.append({"object": "embedding", "index": index, "embedding": encoded})
-        data.reverse()  # the API does not promise order; the embedder must sort by index
-        usage = {"prompt_tokens": len(inputs), "total_tokens": len(inputs)}
-        self._send(200, {"object": "list", "data": data, "model": body["model"], "usage": usage})
-
-    def _send(self, status: int, payload: dict[str, Any]) -> None:
-        raw = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(raw)))
-        self.end_headers()
-        self.wfile.write(raw)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        logger.debug("fake openai: " + format, *args)
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True  # a stuck keep-alive connection must not block shutdown
-
-    def __init__(self, state: FakeOpenAI) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.state = state
-
-
 @pytest.fixture
 def fake_openai() -> Iterator[FakeOpenAI]:
-    state = FakeOpenAI()
-    server = _Server(state)
-    state.base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    thread = threading.Thread(
-        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-    )
-    thread.start()
-    try:
+    with serve_fake_openai() as state:
         yield state
-    finally:
-        # shutdown() waits for serve_forever forever; run it on a helper thread with a bound,
-        # then close the socket regardless (the hard fallback) so that nothing outlives the test.
-        stopper = threading.Thread(target=server.shutdown, daemon=True)
-        stopper.start()
-        stopper.join(timeout=5)
-        server.server_close()
-        thread.join(timeout=5)
-        if thread.is_alive() or stopper.is_alive():
-            logger.warning("fake OpenAI server did not stop cleanly; abandoned (daemon thread)")
 
 
 @pytest.fixture
-def client(fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> Iterator[openai.OpenAI]:
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
-        monkeypatch.delenv(name, raising=False)  # 127.0.0.1 must not go through a proxy
-    with openai.OpenAI(
-        base_url=fake_openai.base_url, api_key="sk-test", max_retries=0, timeout=10.0
-    ) as c:
+def client(fake_openai: FakeOpenAI) -> Iterator[openai.OpenAI]:
+    with openai_client(fake_openai) as c:
         yield c
 
 

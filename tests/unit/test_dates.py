@@ -1,0 +1,135 @@
+"""Event-time resolution against the turn timestamp (paper §3.3, Appendix K).
+
+The turn time is Wednesday 2025-03-12 14:30 UTC. The second table pins the cases where
+dateparser alone is wrong or silent and our thin layer takes over.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from workers.extraction.dates import find_event_time, has_date_cue, resolve_event_time
+
+BASE = datetime(2025, 3, 12, 14, 30, tzinfo=UTC)
+
+
+def at(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "prefer", "expected"),
+    [
+        ("my flight is tomorrow", "future", at(2025, 3, 13, 14, 30)),
+        ("flight to Tokyo at 6am tomorrow", "future", at(2025, 3, 13, 6, 0)),
+        ("tomorrow at 6am", "future", at(2025, 3, 13, 6, 0)),
+        ("dinner tonight", "future", at(2025, 3, 12, 20, 0)),
+        ("I had it yesterday", "past", at(2025, 3, 11, 14, 30)),
+        ("today", "future", at(2025, 3, 12, 14, 30)),
+        ("dentist on Friday", "future", at(2025, 3, 14)),
+        ("I moved on Friday", "past", at(2025, 3, 7)),
+        ("meeting next Tuesday", "future", at(2025, 3, 18)),
+        ("on Friday at 3pm", "future", at(2025, 3, 14, 15, 0)),
+        ("at 3pm on Friday", "future", at(2025, 3, 14, 15, 0)),
+        ("this Sunday at noon", "future", at(2025, 3, 16, 12, 0)),
+        ("next week", "future", at(2025, 3, 19, 14, 30)),
+        ("next month", "future", at(2025, 4, 12, 14, 30)),
+        ("in 3 days", "future", at(2025, 3, 15, 14, 30)),
+        ("in two weeks", "future", at(2025, 3, 26, 14, 30)),
+        ("2 weeks ago", "past", at(2025, 2, 26, 14, 30)),
+        ("deadline is 2025-04-01", "future", at(2025, 4, 1)),
+        ("meeting on 3/14 at 2pm", "future", at(2025, 3, 14, 14, 0)),
+        ("March 20", "future", at(2025, 3, 20)),
+        ("on March 5", "future", at(2026, 3, 5)),  # already past this year: next one
+        ("on March 5", "past", at(2025, 3, 5)),
+        ("the 5th of March", "past", at(2025, 3, 5)),
+        ("September 12 2026", "future", at(2026, 9, 12)),
+        ("Feb 20 2025", "future", at(2025, 2, 20)),
+        ("at 6am", "future", at(2025, 3, 13, 6, 0)),  # 6am has passed today
+        ("at 3pm", "future", at(2025, 3, 12, 15, 0)),
+        ("at 18:30", "future", at(2025, 3, 12, 18, 30)),
+        ("in May", "future", at(2025, 5, 12)),
+    ],
+)
+def test_resolves_common_expressions(text: str, prefer: str, expected: datetime) -> None:
+    assert resolve_event_time(text, BASE, prefer) == expected  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "prefer", "expected"),
+    [
+        # dateparser reads the ordinal as a month (→ Dec 12 / Mar 12 2026)
+        ("exam on the 12th", "future", at(2025, 3, 12)),
+        ("exam on the 20th", "future", at(2025, 3, 20)),
+        ("on the 3rd", "future", at(2025, 4, 3)),
+        ("on the 3rd", "past", at(2025, 3, 3)),
+        ("due on the 31st", "future", at(2025, 3, 31)),
+        ("on the 30th", "past", at(2025, 1, 30)),  # February has no 30th
+        # dateparser returns tomorrow
+        ("the day after tomorrow", "future", at(2025, 3, 14)),
+        ("the day before yesterday", "past", at(2025, 3, 10)),
+        # dateparser goes backwards
+        ("a week from today", "future", at(2025, 3, 19, 14, 30)),
+        ("two days from tomorrow", "future", at(2025, 3, 15, 14, 30)),
+        # dateparser finds nothing
+        ("in a couple of days", "future", at(2025, 3, 14, 14, 30)),
+        ("in a few weeks", "future", at(2025, 4, 2, 14, 30)),
+        ("a couple of months ago", "past", at(2025, 1, 12, 14, 30)),
+        ("this weekend", "future", at(2025, 3, 15)),
+        ("next weekend", "future", at(2025, 3, 22)),
+        ("by the end of the month", "future", at(2025, 3, 31)),
+        ("by the end of the week", "future", at(2025, 3, 14)),
+        ("end of next month", "future", at(2025, 4, 30)),
+        ("mid-April", "future", at(2025, 4, 15)),
+        ("tmrw at 3pm", "future", at(2025, 3, 13, 15, 0)),
+        ("2moro", "future", at(2025, 3, 13, 14, 30)),
+        ("this weekend at 10am", "future", at(2025, 3, 15, 10, 0)),
+    ],
+)
+def test_own_layer_covers_dateparser_gaps(text: str, prefer: str, expected: datetime) -> None:
+    assert resolve_event_time(text, BASE, prefer) == expected  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we have 2 kids",  # dateparser: "we" → Wednesday
+        "I sat down",  # "sat" → Saturday
+        "I may go",  # "may" → May
+        "vegetarian for 5 years",  # "5 years" → 2030
+        "it costs 1100 a month",  # → a date next month
+        "I'm 34 and I live in Austin",
+        "I live in London",
+        "see you at 5",
+        "I work 24/7",  # dateparser: July 24
+        "add 1/2 cup of flour",  # dateparser: January 2
+        "",
+    ],
+)
+def test_no_event_time_without_a_date(text: str) -> None:
+    assert resolve_event_time(text, BASE) is None
+
+
+def test_result_is_utc_and_the_turn_time_is_read_as_utc() -> None:
+    istanbul = BASE.astimezone(timezone(timedelta(hours=3)))
+    assert resolve_event_time("tomorrow at 6am", istanbul) == at(2025, 3, 13, 6, 0)
+    naive = BASE.replace(tzinfo=None)
+    when = resolve_event_time("tomorrow at 6am", naive)
+    assert when == at(2025, 3, 13, 6, 0) and when.tzinfo is not None
+
+
+def test_mention_reports_the_words() -> None:
+    mention = find_event_time("my flight to Tokyo is at 6am tomorrow", BASE)
+    assert mention is not None
+    assert mention.text == "at 6am tomorrow"
+
+
+def test_cue_gate_is_cheap_and_selective() -> None:
+    """Most chat has no date: the gate keeps dateparser (~1 ms a call) out of the way."""
+    assert not has_date_cue("haha yeah that's so true, I love sushi")
+    assert not has_date_cue("we may sit down and march on")
+    assert has_date_cue("see you on Friday")
+    assert has_date_cue("in 3 days")
+    assert has_date_cue("tmrw")

@@ -1,0 +1,220 @@
+"""Text plumbing shared by the pattern families: sentences, clauses, subjects, hedges.
+
+Paper §3.2: classify the *fact*, not the utterance. A turn is cut into sentences and each
+sentence into clauses, so that "I moved to London and my rent is £1,800" yields two facts
+with two categories rather than one utterance-level label.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from workers.extraction.lexicon import words
+
+_ABBREVIATIONS = re.compile(r"\b(?:dr|mr|mrs|ms|st|vs|etc|e\.g|i\.e|jr|sr|prof|approx|no)\.$", re.I)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|[\n;]+|\s*(?:\.\.\.+|…)\s*|\s+[-–—]{1,2}\s+")
+_CLAUSE_SPLIT = re.compile(
+    r",?\s+(?:and|but|so|because|cause|cuz|since|though|although|while|whereas|plus)\s+"
+    r"(?=(?:i|i'm|im|i've|ive|i'd|i'll|we|we're|we've|my|our|me|the|they|he|she|it|it's|now"
+    r"|then|also|still|there)\b)"
+    r"|,\s+(?=(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|my|our|now|but|then|also|so|and"
+    r"|because|though|which)\b)"
+    r"|,\s+(?=[a-z]+ing\b)"
+    r"|\s+but\s+",
+    re.IGNORECASE,
+)
+_LEADING_FILLER = re.compile(
+    r"^(?:(?:so|well|oh|ok|okay|ah|um|uh|hey|yeah|yes|yep|btw|anyway|anyways|also|and|but"
+    r"|lol|haha|omg|wow|update|news|big news|guess what|fun fact|fyi|ps|actually|honestly"
+    r"|basically|fwiw|quick update)\b[\s,:!]*)+",
+    re.IGNORECASE,
+)
+
+FIRST_PERSON = re.compile(
+    r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|we'll|our|ours)\b"
+    r"|(?-i:\bus\b)",  # "the US" is a country
+    re.IGNORECASE,
+)
+_SUBJECT_WORDS = frozenset(words("i i'm im i've ive i'd i'll we we're we've weve we'd we'll"))
+_AUX_ADVERBS = frozenset(
+    words(
+        "have has had 've just finally recently also actually now already officially really "
+        "still eventually literally basically totally definitely probably kinda sorta somehow "
+        "even only once then am was 'm gonna going to been currently newly suddenly are is "
+        "were 're both started starting began begun keep kept continue continued"
+    )
+)
+#: Modal and planning chains between the subject and the verb: "I'm thinking about moving".
+_MODAL_CHAIN = frozenset(
+    words(
+        "thinking about of considering planning on to want wanna might may could would will "
+        "gonna going hoping plan decided trying need needs got seriously maybe probably "
+        "definitely finally actually kinda sorta also just really still soon eventually "
+        "able supposed excited happy glad finally officially 'll 'd"
+    )
+)
+_DISCOURSE_OR_TIME = frozenset(
+    words(
+        "so and but well oh also btw anyway yeah yes ok okay um uh hey guess what news update "
+        "last this next week month year weekend yesterday today tonight recently finally just "
+        "morning afternoon evening in a few days weeks months years ago two three couple of "
+        "lol haha omg wow honestly basically actually fyi ps big good great funny enough after "
+        "long story short on monday tuesday wednesday thursday friday saturday sunday then "
+        "earlier later at the end as of"
+    )
+)
+_NEGATION = re.compile(
+    r"\b(?:not|never|no\s+longer|don't|doesn't|didn't|won't|can't|cannot|isn't|aren't|wasn't"
+    r"|weren't|haven't|hasn't|dont|doesnt|didnt|wont|cant|isnt|arent|wasnt|havent|hasnt)\b"
+    r"(?!\s+(?:sure|decided|certain|only|just|yet|100%)\b)",
+    re.IGNORECASE,
+)
+#: Strong hedges → soft update at low confidence (Appendix F: "thinking about moving").
+_HEDGE = re.compile(
+    r"\b(?:thinking\s+(?:about|of)|considering|contemplating|might|maybe|perhaps|possibly"
+    r"|not\s+sure|unsure|not\s+decided|undecided|(?:haven't|havent|have\s+not)\s+decided"
+    r"|debating|toying\s+with|wondering\s+(?:about|if|whether)|on\s+the\s+fence|could(?!\s+(?:not"
+    r"|n't|finally))|would\s+like\s+to|i'd\s+like\s+to|i'd\s+love\s+to|hoping\s+to|hope\s+to"
+    r"|want\s+to|wanna|kinda\s+want|someday|weighing|(?:may|mite)\s+(?=(?:be|have|get|go|move"
+    r"|switch|start|take|try|need|want|end|do|quit|leave|sell|buy)\b)"
+    r"|not\s+(?:100%|a\s+hundred\s+percent)\s+sure|if\s+i\s+(?:can|could|get))",
+    re.IGNORECASE,
+)
+#: A sentence that is nothing but hesitation ("not decided yet") softens the turn's facts.
+PURE_HEDGE = re.compile(
+    r"^(?:i'?m\s+|i\s+am\s+)?(?:still\s+)?(?:thinking\s+about\s+it|not\s+(?:sure|decided)"
+    r"(?:\s+yet)?|undecided|haven'?t\s+decided(?:\s+yet)?|we'?ll\s+see|nothing'?s\s+decided"
+    r"(?:\s+yet)?|(?:it'?s\s+)?(?:just\s+)?an?\s+idea|no\s+idea\s+yet|maybe|who\s+knows)\W*$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One clause of a user turn: its text, its sentence, and where it sits in the turn."""
+
+    text: str
+    sentence: int
+    index: int
+    sentence_text: str = ""
+
+
+def sentences(text: str) -> list[str]:
+    """Split a turn into sentences, keeping "Dr. Smith" and "$1,100.50" whole."""
+    out: list[str] = []
+    pending = ""
+    for part in _SENTENCE_END.split(text):
+        if not part or not part.strip():
+            continue
+        pending = f"{pending} {part.strip()}" if pending else part.strip()
+        if _ABBREVIATIONS.search(pending):
+            continue
+        out.append(pending)
+        pending = ""
+    if pending:
+        out.append(pending)
+    return out
+
+
+def clauses(sentence: str, sentence_index: int, start_index: int) -> list[Clause]:
+    """Split a sentence into clauses at conjunctions that start a new subject.
+
+    A short left part is a compound subject, not a clause: "Alex and I broke up".
+    """
+    parts: list[str] = []
+    cut = 0
+    for m in _CLAUSE_SPLIT.finditer(sentence):
+        left = sentence[cut : m.start()]
+        short = len(left.split()) <= 2 or (
+            len(left.split()) <= 4 and re.match(r"\s*(?:my|our)\b", left, re.IGNORECASE)
+        )  # "my husband Tom and I are …": a compound subject
+        if short and re.search(r"\band\b", m.group(0), re.IGNORECASE):
+            continue
+        parts.append(left)
+        cut = m.end()
+    parts.append(sentence[cut:])
+    cleaned = [_LEADING_FILLER.sub("", p.strip(" ,")).strip(" ,") for p in parts]
+    return [
+        Clause(text=p, sentence=sentence_index, index=start_index + i, sentence_text=sentence)
+        for i, p in enumerate(q for q in cleaned if q)
+    ]
+
+
+def subject_is_user(clause: str, start: int) -> bool:
+    """Is the speaker the subject of the verb starting at `start`?
+
+    "I finally moved", "we just moved", "moved to London last week" (chat drops the "I"),
+    "Alex and I broke up" → yes; "my sister moved", "Einstein moved" → no. The check is what
+    keeps third-party and world-knowledge statements out of personal slots (paper D.5).
+    """
+    words = clause[:start].lower().replace(",", " ").split()
+    while words and (words[-1] in _AUX_ADVERBS or words[-1] in _MODAL_CHAIN):
+        words.pop()
+    if not words or words[-1] in _SUBJECT_WORDS:
+        return True
+    tail = " ".join(words[-3:])
+    if re.search(r"\b(?:me|i)\s+and\s+\w+$|\w+\s+and\s+(?:i|me)$|\bboth\s+of\s+us$", tail):
+        return True
+    if words[-1] in {"and", "then", "but", "also", "or"} and FIRST_PERSON.search(" ".join(words)):
+        return True  # coordinated verbs share the subject: "I live in X and work at Y"
+    return all(w.strip("!.:") in _DISCOURSE_OR_TIME for w in words)
+
+
+def negated(clause: str, start: int, end: int) -> bool:
+    """A negator just before or inside [start, end) ("I don't live in …", "not vegan")."""
+    return _NEGATION.search(clause[max(0, start - 25) : end]) is not None
+
+
+def hedged(text: str) -> bool:
+    return _HEDGE.search(text) is not None
+
+
+def has_first_person(text: str) -> bool:
+    return FIRST_PERSON.search(text) is not None
+
+
+_STOP_AFTER = re.compile(
+    r"\s+'?(?:a\s+(?:few|couple|while|bit|lot)|for|with|because|cause|since|last|next|this|in|on|at|from|by|after|before|when"
+    r"|while|where|and|but|so|now|already|yesterday|today|tonight|tomorrow|recently|finally"
+    r"|again|too|as|ago|to|until|till|which|who|that|though|like|lol|haha|anymore|full"
+    r"|soon|instead|right|back|permanently|officially|eventually|around|about|starting|or"
+    r"|if|just|is|are|was|were|has|have|had|got|gets|will|would|leaves|departs|lands|goes"
+    r"|should|can|could|might|'s|isn't|wasn't|said|says|someday|sometime|out|up|down|off"
+    r"|there|here|later|next|one\s+day|these\s+days|nowadays|lately|currently|atm|for\s+good"
+    r"|at\s+the\s+moment)\b.*$",
+    re.IGNORECASE,
+)
+
+
+def trim_phrase(raw: str, max_words: int = 4) -> str:
+    """The noun phrase at the start of `raw`: cut at prepositions, time words, punctuation."""
+    phrase = re.split(r"[,.;:!?()\"]", raw, maxsplit=1)[0]
+    phrase = _STOP_AFTER.sub("", " " + phrase).strip()
+    words = phrase.split()[:max_words]
+    return " ".join(words).strip(" '")
+
+
+_DETERMINERS = frozenset(
+    words(
+        "the a an my our his her their this that these those some new next upcoming own whole "
+        "big little first latest most many all certain any several"
+    )
+)
+
+
+def slug(phrase: str, keep_leading: bool = False, max_words: int = 3) -> str:
+    """A slot-key fragment: lower case, no determiners, words joined by "_"."""
+    words = re.findall(r"[\w']+", phrase.lower().replace("'s ", " "))
+    if not keep_leading:
+        while words and words[0] in _DETERMINERS:
+            words.pop(0)
+    words = [w.strip("'") for w in words if w not in {"thing", "stuff", "whole"}]
+    return "_".join(w for w in words[-max_words:] if w)
+
+
+def head_noun(phrase: str) -> str:
+    """The last content word: the head of an English compound ("book proposal" → proposal)."""
+    words = [w for w in re.findall(r"[\w']+", phrase.lower()) if w not in _DETERMINERS]
+    words = [w for w in words if w not in {"thing", "stuff", "idea", "plan", "whole"}]
+    return words[-1].strip("'") if words else ""

@@ -1,0 +1,301 @@
+"""Event-time expressions → absolute UTC datetimes, resolved against the turn timestamp.
+
+The event-time anchor h is one of the four necessary metadata dimensions (paper §3.3,
+A.7.4): obligations and logistics are valid *until* h, and Appendix K's date-aware expiry
+parses "ISO dates, month+day patterns, contextual months, and relative markers".
+
+We lean on `dateparser` (`search_dates` with `RELATIVE_BASE` = the turn time) and add a thin
+layer of our own only where it is wrong or silent (each case is covered in
+tests/unit/test_dates.py):
+
+* "on the 12th" / "the 3rd" — dateparser reads the ordinal as a *month* (→ Dec 12, Mar 12);
+* "the day after tomorrow" — dateparser returns tomorrow;
+* "a week from today" — dateparser goes backwards;
+* "a couple of days", "a few weeks", "this weekend", "end of the month" — no result;
+* chat spellings "tmrw", "2moro" — no result;
+* dateparser happily reads "we" as Wednesday, "sat" as Saturday, "may" as May and
+  "5 years" / "1100 a month" as dates, so every result must contain one of our date cues.
+
+dateparser costs ~1 ms per call (and ~100 ms for its first), so nothing reaches it unless a
+cheap regex of date cues matches first: most chat turns carry no date at all.
+"""
+
+from __future__ import annotations
+
+import calendar
+import logging
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Literal
+
+from dateparser.search import search_dates  # type: ignore[import-untyped]
+
+logger = logging.getLogger(__name__)
+
+Prefer = Literal["future", "past"]
+
+_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_WD_ABBR = "mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
+_MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december|"
+    "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+_NUM_WORDS = (
+    "a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|couple of|"
+    "a couple of|a few|few|several|\\d+"
+)
+_UNITS = r"(?:minute|hour|day|week|month|year|fortnight)s?"
+_TIME = r"\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|(?:at\s+)\d{1,2}:\d{2}|noon|midnight"
+
+#: A date cue: phrases, never lone words that are also ordinary words ("may", "sat", "we").
+_CUE = re.compile(
+    rf"\b(?:today|tonight|tomorrow|yesterday|(?:{_WEEKDAYS})s?"
+    rf"|(?:on|next|this|last|coming|by|until|till|before|after)\s+(?:{_WD_ABBR})\b"
+    r"|(?:next|this|last|coming)\s+(?:week|month|year|weekend|morning|afternoon|evening|night"
+    r"|spring|summer|fall|autumn|winter)"
+    r"|this\s+(?:morning|afternoon|evening)|(?:this|next|last|the|over\s+the|on\s+the)\s+weekend|end\s+of\s+(?:the\s+|this\s+|next\s+)?"
+    r"(?:week|month|year)"
+    rf"|(?:in|within|after)\s+(?:{_NUM_WORDS})\s+{_UNITS}"
+    rf"|(?:{_NUM_WORDS})\s+{_UNITS}\s+(?:ago|from\s+(?:now|today|tomorrow))"
+    rf"|(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b"
+    rf"|(?:(?:in|on|by|until|since|early|late|mid|end\s+of|beginning\s+of)\s+|mid-)"
+    rf"(?:{_MONTHS})\b"
+    rf"|(?:{_MONTHS})\s+\d{{4}}"
+    # "on 3/14", "3/14/2025" — a bare "24/7" or "1/2 cup" is no date
+    r"|\d{4}-\d{1,2}-\d{1,2}|(?:on|by|until|till|due|before|after|from)\s+\d{1,2}/\d{1,2}\b"
+    r"|\d{1,2}/\d{1,2}/\d{2,4}"
+    r"|the\s+\d{1,2}(?:st|nd|rd|th)"
+    rf"|{_TIME})",
+    re.IGNORECASE,
+)
+_TIME_ONLY = re.compile(rf"^\s*(?:at\s+)?(?:{_TIME})\s*$", re.IGNORECASE)
+_TIME_OF_DAY = re.compile(
+    r"\b(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>am|pm|a\.m\.|p\.m\.)"
+    r"|\bat\s+(?P<h24>\d{1,2}):(?P<m24>\d{2})\b|\b(?P<word>noon|midnight)\b",
+    re.IGNORECASE,
+)
+_CHAT_SPELLINGS = re.compile(r"\b(?:tmrw|tmr|tmw|tmrrw|2moro|2morrow|tomoz|tomm?or+ow)\b", re.I)
+
+# --- our own handlers: each is a case dateparser gets wrong or misses (see module doc) ---
+_ORDINAL_DAY = re.compile(
+    rf"\bthe\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{_MONTHS})\b)", re.I
+)
+_DAY_AFTER = re.compile(r"\bday\s+after\s+tomorrow\b", re.I)
+_DAY_BEFORE = re.compile(r"\bday\s+before\s+yesterday\b", re.I)
+_FROM_NOW = re.compile(
+    rf"\b(?P<n>{_NUM_WORDS})\s+(?P<u>{_UNITS})\s+from\s+(?P<ref>now|today|tomorrow)\b", re.I
+)
+_VAGUE_IN = re.compile(
+    rf"\b(?P<ago_in>in\s+)?(?P<n>a\s+couple\s+of|couple\s+of|a\s+few|few|several)\s+"
+    rf"(?P<u>{_UNITS})(?P<ago>\s+ago)?\b",
+    re.I,
+)
+_WEEKEND = re.compile(r"\b(?P<which>this|next|last|the|over\s+the|on\s+the)\s+weekend\b", re.I)
+_END_OF = re.compile(
+    r"\b(?:by\s+)?(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<next>next\s+)?"
+    r"(?P<u>week|month|year)\b",
+    re.I,
+)
+_MID_MONTH = re.compile(rf"\bmid-?\s*(?P<m>{_MONTHS})\b", re.I)
+
+_WORD_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+    "couple of": 2, "a couple of": 2, "a few": 3, "few": 3, "several": 3,
+}  # fmt: skip
+_MONTH_NUMBER = {
+    name.lower(): i
+    for names in (calendar.month_name, calendar.month_abbr)
+    for i, name in enumerate(names)
+    if name
+} | {"sept": 9}
+
+_TRAILING = re.compile(r"(?:\s+(?:at|on|and|in|by|the|of|for|to))+\s*$", re.IGNORECASE)
+#: Anything further than this from the turn is a misparse, not an event time.
+_MAX_DISTANCE = timedelta(days=366 * 10)
+
+
+@dataclass(frozen=True, slots=True)
+class DateMention:
+    """A resolved event-time expression: the words that said it and the instant it means."""
+
+    text: str
+    when: datetime
+
+
+def has_date_cue(text: str) -> bool:
+    """Cheap gate: does `text` contain anything that looks like a date or time?"""
+    return _CUE.search(text) is not None or _CHAT_SPELLINGS.search(text) is not None
+
+
+def resolve_event_time(text: str, base: datetime, prefer: Prefer = "future") -> datetime | None:
+    """The first event time expressed in `text`, as a UTC datetime, or None.
+
+    `base` is the turn timestamp (naive is read as UTC). `prefer` settles ambiguous
+    expressions ("Friday", "March 5", "the 12th"): upcoming events prefer the future,
+    completed ones ("I moved on March 5") the past.
+    """
+    mention = find_event_time(text, base, prefer)
+    return mention.when if mention else None
+
+
+def find_event_time(text: str, base: datetime, prefer: Prefer = "future") -> DateMention | None:
+    """Like `resolve_event_time`, also returning the words of the expression."""
+    if not has_date_cue(text):
+        return None
+    base = base.replace(tzinfo=UTC) if base.tzinfo is None else base.astimezone(UTC)
+    text = _CHAT_SPELLINGS.sub("tomorrow", text)
+    mention = _own_rules(text, base, prefer) or _with_dateparser(text, base, prefer)
+    if mention is None or abs(mention.when - base) > _MAX_DISTANCE:
+        return None
+    return mention
+
+
+def _own_rules(text: str, base: datetime, prefer: Prefer) -> DateMention | None:
+    day = _own_day(text, base, prefer)
+    if day is None:
+        return None
+    words, when = day
+    return DateMention(words, _with_time_of_day(when, text))
+
+
+def _own_day(text: str, base: datetime, prefer: Prefer) -> tuple[str, datetime] | None:
+    midnight = base.replace(hour=0, minute=0, second=0, microsecond=0)
+    if m := _DAY_AFTER.search(text):
+        return m.group(0), midnight + timedelta(days=2)
+    if m := _DAY_BEFORE.search(text):
+        return m.group(0), midnight - timedelta(days=2)
+    if m := _FROM_NOW.search(text):
+        start = base + timedelta(days=1) if m["ref"].lower() == "tomorrow" else base
+        return m.group(0), _shift(start, _count(m["n"]), m["u"])
+    if m := _VAGUE_IN.search(text):
+        sign = -1 if m["ago"] else 1
+        if m["ago_in"] or m["ago"]:
+            return m.group(0), _shift(base, sign * _count(m["n"]), m["u"])
+    if m := _WEEKEND.search(text):
+        saturday = midnight + timedelta(days=(5 - midnight.weekday()) % 7)
+        if m["which"].lower() == "next":
+            saturday += timedelta(days=7)
+        elif m["which"].lower() == "last":
+            saturday -= timedelta(days=7)
+        return m.group(0), saturday
+    if m := _END_OF.search(text):
+        return m.group(0), _end_of(midnight, m["u"].lower(), bool(m["next"]))
+    if m := _MID_MONTH.search(text):
+        return m.group(0), _month_day(midnight, _MONTH_NUMBER[m["m"].lower()], 15, prefer)
+    if m := _ORDINAL_DAY.search(text):
+        found = _day_of_month(midnight, int(m["d"]), prefer)
+        return (m.group(0), found) if found else None
+    return None
+
+
+def _count(words: str) -> int:
+    words = " ".join(words.lower().split())
+    return int(words) if words.isdigit() else _WORD_NUMBERS.get(words, 1)
+
+
+def _shift(start: datetime, n: int, unit: str) -> datetime:
+    unit = unit.lower().rstrip("s")
+    if unit == "month":
+        return _add_months(start, n)
+    if unit == "year":
+        return _add_months(start, 12 * n)
+    days = {"minute": 1 / 1440, "hour": 1 / 24, "day": 1, "week": 7, "fortnight": 14}[unit]
+    return start + timedelta(days=days * n)
+
+
+def _add_months(start: datetime, n: int) -> datetime:
+    index = start.month - 1 + n
+    year, month = start.year + index // 12, index % 12 + 1
+    day = min(start.day, calendar.monthrange(year, month)[1])
+    return start.replace(year=year, month=month, day=day)
+
+
+def _end_of(midnight: datetime, unit: str, following: bool) -> datetime:
+    if unit == "week":
+        # The working week ends on Friday: "by the end of the week" is a deadline.
+        friday = midnight + timedelta(days=(4 - midnight.weekday()) % 7)
+        return friday + timedelta(days=7 if following else 0)
+    if unit == "month":
+        start = _add_months(midnight.replace(day=1), 1 if following else 0)
+        return start.replace(day=calendar.monthrange(start.year, start.month)[1])
+    return midnight.replace(year=midnight.year + (1 if following else 0), month=12, day=31)
+
+
+def _month_day(midnight: datetime, month: int, day: int, prefer: Prefer) -> datetime:
+    candidate = midnight.replace(month=month, day=day)
+    if prefer == "future" and candidate < midnight:
+        return candidate.replace(year=candidate.year + 1)
+    if prefer == "past" and candidate > midnight:
+        return candidate.replace(year=candidate.year - 1)
+    return candidate
+
+
+def _day_of_month(midnight: datetime, day: int, prefer: Prefer) -> datetime | None:
+    """The nearest month (this one first) that has `day`, forwards or backwards."""
+    if not 1 <= day <= 31:
+        return None
+    step = 1 if prefer == "future" else -1
+    first = midnight.replace(day=1)
+    for offset in range(0, 13):
+        month = _add_months(first, step * offset)
+        if day > calendar.monthrange(month.year, month.month)[1]:
+            continue
+        candidate = month.replace(day=day)
+        if offset == 0 and (candidate - midnight).days * step < 0:
+            continue
+        return candidate
+    return None
+
+
+def _with_time_of_day(day: datetime, text: str) -> datetime:
+    m = _TIME_OF_DAY.search(text)
+    if m is None:
+        return day
+    if m["word"]:
+        return day.replace(hour=12 if m["word"].lower() == "noon" else 0, minute=0)
+    if m["h24"]:
+        hour, minute = int(m["h24"]), int(m["m24"])
+    else:
+        hour, minute = int(m["h"]) % 12, int(m["m"] or 0)
+        if m["ap"].lower().startswith("p"):
+            hour += 12
+    if hour > 23 or minute > 59:
+        return day
+    return day.replace(hour=hour, minute=minute)
+
+
+def _with_dateparser(text: str, base: datetime, prefer: Prefer) -> DateMention | None:
+    settings = {
+        # dateparser works on naive datetimes in the TIMEZONE given; ours is UTC.
+        "RELATIVE_BASE": base.replace(tzinfo=None),
+        "PREFER_DATES_FROM": prefer,
+        "TIMEZONE": "UTC",
+        "TO_TIMEZONE": "UTC",
+        "RETURN_AS_TIMEZONE_AWARE": True,
+    }
+    try:
+        found = search_dates(text, languages=["en"], settings=settings)
+    except Exception:  # a third-party parser must never take the extractor down
+        logger.warning("dateparser failed on %r", text, exc_info=True)
+        return None
+    # Keep only results that carry a real date cue: dateparser reads "we" as Wednesday.
+    accepted = [(words, when) for words, when in found or () if _CUE.search(words)]
+    if not accepted:
+        return None
+    dated = [(w, t) for w, t in accepted if not _TIME_ONLY.match(w)]
+    timed = [(w, t) for w, t in accepted if _TIME_ONLY.match(w)]
+    if not dated:
+        words, when = timed[0]
+        return DateMention(words.strip(), when.astimezone(UTC))
+    words, when = dated[0]
+    words = _TRAILING.sub("", words)  # "Last Friday at" → "Last Friday"
+    when = when.astimezone(UTC)
+    if timed and not _TIME_OF_DAY.search(words):
+        # "at 6am … on Friday" arrive as two results: the day from one, the time from the other.
+        clock = timed[0][1]
+        when = when.replace(hour=clock.hour, minute=clock.minute, second=0, microsecond=0)
+        words = f"{words.strip()} {timed[0][0].strip()}"
+    return DateMention(words.strip(), when)

@@ -1,0 +1,121 @@
+"""Retractions: "the dog thing is dead", "scrap that", "forget I mentioned it".
+
+A retraction marks the facts of a slot retracted (DESIGN §5; paper A.9, Appendix K: the
+retraction filter scans for markers like "plan is dead", "scrapped"), so it is only as good
+as the slot it names. The target is resolved in this order:
+
+1. a pronoun ("it", "that", none) → the most recent plan-like fact of this turn, else of the
+   conversation context (newest first);
+2. a noun phrase ("the ubc thing") → the most recent plan-like fact whose slot or text
+   shares a word with it (pet words compare by species: "dog" ~ "puppies");
+3. otherwise the slot that phrase would have been given (`slots.guess_slots`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from workers.extraction import draft as d
+from workers.extraction.clauses import Clause, subject_is_user
+from workers.extraction.draft import Draft
+from workers.extraction.lexicon import PETS, words
+from workers.extraction.slots import guess_slots, is_plan_slot
+
+_I = re.IGNORECASE
+_NP = r"(?:the|my|our|that|this|his|her)\s+[\w' -]{1,40}?"
+_END = r"(?=\s*(?:$|[,.;!?:]|\b(?:because|since|as|for\s+now|then|now|too|though|lol|after\s+all"
+_END += r"|anyway|anyways|altogether|completely|entirely)\b))"
+_MARKERS: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(p, _I)
+    for p in (
+        rf"\b(?P<t>{_NP})(?:\s+(?:thing|plan|idea|project|stuff))?\s+(?:is|'s|was|are|has\s+been)"
+        r"\s+(?:officially\s+|totally\s+|completely\s+|definitely\s+|basically\s+|now\s+)?(?:dead"
+        r"|off(?!\s+\w)|done\s+for|not\s+happening|cancell?ed|scrapped|a\s+no-?\s?go|finished"
+        r"\s+before\s+it\s+(?:began|started)|history|toast|called\s+off|shelved|axed)\b",
+        r"\b(?:scrap|scrapping|scrapped|scratch|ditch|ditching|ditched|nix|nixed|shelve|shelving"
+        r"|abandon|abandoned|abandoning|cancel|cancell?ing|cancell?ed|call\s+off|calling\s+off"
+        rf"|called\s+off)\s+(?P<t>it|that|this|everything|{_NP}){_END}",
+        rf"\bcall(?:ed|ing)?\s+(?P<t>it|that|{_NP})\s+off\b",
+        r"\bforget\s+(?:(?:that\s+)?i\s+(?:ever\s+)?(?:mentioned|said|brought\s+up|told\s+you)"
+        r"(?:\s+(?:it|that|anything))?(?:\s+about\s+(?P<t>[^,.;!?]+))?|about\s+(?P<t2>it|that|"
+        rf"{_NP}){_END})",
+        rf"\b(?P<t>{_NP}|it|that)\s+(?:fell\s+through|(?:was|got|has\s+been|is|have\s+been|were"
+        r"|just\s+got)\s+(?:officially\s+)?(?:cancell?ed|called\s+off|scrapped|axed|nixed"
+        r"|shelved|scratched))\b",
+        rf"\b(?P<t>{_NP}|it|that)\s+(?:is|'s|isn't|is\s+not|ain't)\s+(?:not\s+)?happening"
+        r"(?:\s+(?:anymore|any\s+more|after\s+all))?\b",
+        r"\bchanged\s+(?:my|our)\s+minds?\b(?:\s+(?:about|on)\s+(?P<t>[^,.;!?]+))?",
+        r"\bdecided\s+(?:against|not\s+to)\s+(?P<t>[^,.;!?]+)",
+        r"\b(?:no\s+longer|not|aren't|isn't|won't\s+be)\s+(?:planning\s+(?:to|on)|going\s+(?:to|on)"
+        r"|gonna|getting|adopting|buying|doing|building|applying\s+(?:to|for)|going\s+ahead\s+with)"
+        r"\s+(?P<t>[^,.;!?]+?)\s+(?:anymore|any\s+more|after\s+all)\b",
+        r"\b(?:never\s*mind|nvm)\b(?:\s+(?:about\s+)?(?P<t>(?:the|my|our)\s+[^,.;!?]+))?",
+        r"\b(?:gave|giving|give|given)\s+up\s+on\s+(?P<t>[^,.;!?]+)",
+        r"\b(?:pulled|backed|backing|pulling)\s+out\s+of\s+(?P<t>[^,.;!?]+)",
+    )
+)
+#: Markers whose verb must be the user's ("I decided against …", "we gave up on …").
+_SPEAKER_MARKERS = frozenset({7, 8, 10, 11})
+_OTHERS = re.compile(r"(?:your|his|her|their)\b", _I)
+_PRONOUNS = frozenset(
+    words(
+        "it that this everything the plan the idea that plan that idea the whole thing all that "
+        "this plan"
+    )
+) | {"the plan", "the idea", "that plan", "that idea", "the whole thing", "all that", ""}
+_FILLER = frozenset(
+    words(
+        "the my our that this his her a an thing plan idea project stuff whole it anymore after "
+        "all get getting go going to for of about"
+    )
+)
+
+
+def find(clause: Clause) -> list[Draft]:
+    """Retraction markers in one clause; their targets are resolved by the extractor."""
+    out: list[Draft] = []
+    for index, pattern in enumerate(_MARKERS):
+        for m in pattern.finditer(clause.text):
+            groups = m.groupdict()
+            target = (groups.get("t") or groups.get("t2") or "").strip()
+            if _OTHERS.match(target):
+                continue  # "don't give up on your dreams": not the user's plan
+            if index in _SPEAKER_MARKERS and not subject_is_user(clause.text, m.start()):
+                continue
+            out.append(
+                Draft(
+                    kind="retraction",
+                    categories=d.PROJECT,
+                    slot_key=None,
+                    value=None,
+                    update=d.A,
+                    confidence=d.COMMITTED,
+                    span=(m.start(), m.end()),
+                    priority=1,
+                    target=target,
+                    negatable=True,
+                )
+            )
+    return out
+
+
+def is_pronoun(target: str) -> bool:
+    return " ".join(target.lower().split()) in _PRONOUNS
+
+
+def _words(text: str) -> set[str]:
+    words = {w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _FILLER}
+    return words | {PETS[w] for w in words if w in PETS}
+
+
+def resolve(target: str, candidates: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+    """The slots a retraction withdraws. `candidates` are (slot, text), newest first."""
+    plans = [(slot, text) for slot, text in candidates if is_plan_slot(slot)]
+    if is_pronoun(target):
+        return (plans[0][0],) if plans else ()
+    wanted = _words(target)
+    for slot, text in plans:
+        if wanted & (_words(slot.replace(".", " ").replace("_", " ")) | _words(text)):
+            return (slot,)
+    return guess_slots(target)

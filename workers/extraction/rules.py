@@ -1,0 +1,323 @@
+"""The offline rule extractor: a user turn → classified facts with lifecycle metadata.
+
+The default extractor when no LLM is configured (DESIGN §2, §7). It does what the paper's
+ingestion call does (§3, Figure 1) with English patterns instead of a model: split the turn
+into clauses (§3.2: classify the fact, not the utterance), let each pattern family propose
+facts, then make the lifecycle decisions in one place —
+
+* hedges ("thinking about", "maybe", "not decided yet") → `soft` at confidence 0.4, so
+  "thinking about moving to London" keeps Istanbul current (Appendix F);
+* event times resolved against the turn timestamp (§3.3, Appendix K);
+* retractions linked to the plan they cancel, using the turn and its context (DESIGN §5);
+* instruction-like content quarantined (B.5), world knowledge and questions dropped (D.5);
+* emotional loading attached to the fact it modifies, never a fact of its own (B.6).
+
+Slot-key consistency between a fact and its later update is the property everything else
+depends on: families derive keys through shared functions (`slots`, lexicons).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import lru_cache
+
+from schemas.events import TurnEvent
+from workers.extraction import draft as d
+from workers.extraction import (
+    patterns_events,
+    patterns_identity,
+    patterns_leisure,
+    patterns_money,
+    patterns_plans,
+    patterns_prefs,
+    patterns_social,
+    patterns_wellbeing,
+    retraction,
+)
+from workers.extraction.assembly import merge, revalidated, segments, spread_emotion
+from workers.extraction.clauses import PURE_HEDGE, Clause, clauses, hedged, negated, sentences
+from workers.extraction.dates import DateMention, Prefer, find_event_time
+from workers.extraction.draft import Draft
+from workers.extraction.lexicon import words
+from workers.extraction.model import ExtractedFact
+from workers.extraction.patterns_guard import (
+    emotional_loading,
+    is_instruction,
+    is_question,
+    is_world_knowledge,
+)
+from workers.extraction.phrasing import third_person, with_date
+from workers.extraction.slots import categories_for_slot, describe_cancel
+
+logger = logging.getLogger(__name__)
+
+#: Pattern families, each `Clause -> list[Draft]`. Overlaps are settled by draft priority.
+FAMILIES: tuple[Callable[[Clause], list[Draft]], ...] = (
+    retraction.find,
+    patterns_money.find,
+    patterns_events.find,
+    patterns_wellbeing.find,
+    patterns_leisure.find,
+    patterns_prefs.find,
+    patterns_social.find,
+    patterns_identity.find,
+    patterns_plans.find,
+)
+_PAST_TENSE = re.compile(
+    r"\b(?:was|were|went|did|won|lost|attended|finished|happened|came|saw|met|enjoyed|loved"
+    r"|visited|celebrated|competed|played|watched|went|ended|got\s+back)\b",
+    re.IGNORECASE,
+)
+_USED_TO = re.compile(r"\bused\s+to\b|\bback\s+when\b", re.IGNORECASE)
+_TODAY = re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b", re.IGNORECASE)
+#: A meeting this close to the turn is logistics ("meetings today"), further out an obligation.
+_NEAR = timedelta(hours=36)
+_MAX_TEXT = 4_900
+_NOUN_FAMILIES = ("financial", "obligation", "logistics", "event", "retraction")
+_DETS = frozenset(words("my our the a an this that his her their its your"))
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """A draft in place: its clause, its sentence, and how the sentence modifies it."""
+
+    draft: Draft
+    clause: Clause
+    sentence: str
+    sentence_drafts: int
+    hedged: bool
+    emotion: float
+    segment: str  # the part of the clause that states this fact, for its text
+
+
+@dataclass(frozen=True, slots=True)
+class _Fact:
+    """A finished fact before retraction targets and context slots are settled."""
+
+    found: _Found
+    fact: ExtractedFact
+
+
+class RuleExtractor:
+    """English rules for every behavioral category: deterministic, no I/O, no shared state
+    beyond a pure cache, so one instance may serve several threads.
+
+    `extract(turn, context)`: `context` is the recent turns of the same session, oldest
+    first; it is used only to resolve references ("scrap it", "my flight got moved").
+    Assistant turns yield nothing: memory is what the user said.
+    """
+
+    def __init__(self, context_turns: int = 20) -> None:
+        self._context_turns = context_turns
+
+    def extract(self, turn: TurnEvent, context: Sequence[TurnEvent] = ()) -> list[ExtractedFact]:
+        if turn.role != "user" or not turn.text.strip():
+            return []
+        quarantined, found = _scan(turn.text)
+        facts: list[ExtractedFact] = []
+        if quarantined:
+            facts.append(_quarantine(quarantined))
+        pending = [_Fact(f, fact) for f in found if (fact := _finish(f, turn.timestamp))]
+        recent = [t for t in context if t.turn_id != turn.turn_id][-self._context_turns :]
+        facts.extend(_link(pending, _Context(recent)))
+        return merge(facts)
+
+
+def _scan(text: str) -> tuple[list[str], list[_Found]]:
+    quarantined: list[str] = []
+    per_sentence: list[tuple[str, list[tuple[Draft, Clause]], float]] = []
+    soft_before: int | None = None
+    clause_index = 0
+    for index, sentence in enumerate(sentences(text)):
+        if is_instruction(sentence):
+            quarantined.append(sentence)
+            continue
+        if PURE_HEDGE.match(sentence):
+            soft_before = len(per_sentence)  # "… not decided yet": what came before is soft
+            continue
+        if is_question(sentence) or is_world_knowledge(sentence):
+            continue
+        drafts: list[tuple[Draft, Clause]] = []
+        for clause in clauses(sentence, index, clause_index):
+            clause_index += 1
+            drafts.extend((dr, clause) for dr in _clause_drafts(clause))
+        per_sentence.append((sentence, drafts, emotional_loading(sentence)))
+    emotions = spread_emotion([(bool(dr), e) for _, dr, e in per_sentence])
+    found: list[_Found] = []
+    for i, (sentence, drafts, _) in enumerate(per_sentence):
+        soft = soft_before is not None and i < soft_before
+        by_clause: dict[int, list[Draft]] = {}
+        clause_of: dict[int, Clause] = {}
+        for dr, clause in drafts:
+            by_clause.setdefault(clause.index, []).append(dr)
+            clause_of[clause.index] = clause
+        for index, group in by_clause.items():
+            clause = clause_of[index]
+            parts = segments(clause.text, [dr.span for dr in group])
+            found.extend(
+                _Found(dr, clause, sentence, len(drafts), soft or hedged(clause.text),
+                       emotions[i], segment)
+                for dr, segment in zip(group, parts, strict=True)
+            )  # fmt: skip
+    return quarantined, found
+
+
+def _clause_drafts(clause: Clause) -> list[Draft]:
+    drafts: list[Draft] = []
+    for family in FAMILIES:
+        drafts.extend(family(clause))
+    kept: list[Draft] = []
+    for dr in sorted(drafts, key=lambda x: (x.priority, x.span)):
+        start, end = dr.span
+        if not dr.negatable and (
+            negated(clause.text, start, end) or _USED_TO.search(clause.text[:end])
+        ):
+            continue
+        if any(start < k.span[1] and k.span[0] < end for k in kept):
+            continue  # one reading per stretch of text: the more specific family wins
+        if dr.slot_key is not None and any(k.slot_key == dr.slot_key for k in kept):
+            continue
+        kept.append(dr)
+    return sorted(kept, key=lambda x: x.span)
+
+
+def _finish(f: _Found, timestamp: datetime) -> ExtractedFact | None:
+    dr = f.draft
+    update, confidence = dr.update, dr.confidence
+    if f.hedged:
+        if dr.kind == "retraction":
+            return None  # "maybe we'll scrap the trip" withdraws nothing yet
+        update, confidence = d.S, min(confidence, d.HEDGED)
+    mention = _event_time(f, timestamp) if dr.dates != "none" else None
+    if dr.needs_date and mention is None:
+        return None
+    event_time = mention.when if mention else (timestamp if dr.dated_now else None)
+    categories = dict(dr.categories)
+    if dr.near_logistics and (
+        (event_time is not None and abs(event_time - timestamp) <= _NEAR)
+        or (event_time is None and _TODAY.search(f.clause.text))
+    ):
+        categories = dict(d.LOGISTICS)
+    value = dr.value
+    if value is None and mention is not None and dr.kind.startswith(("obligation", "logistics")):
+        value = mention.text
+    first_word = f.segment.split()[0].lower() if f.segment.split() else ""
+    # Only families that match on the user's verb can start a clause with it ("Works at …").
+    verb_first = (
+        f.clause.text.find(f.segment) == dr.span[0]
+        and first_word not in _DETS
+        and not dr.kind.startswith(_NOUN_FAMILIES)
+    )
+    text = third_person(f.segment, verb_first) or f.clause.text
+    text = with_date(text, mention.when if mention else None)[:_MAX_TEXT]
+    return ExtractedFact(
+        text=text,
+        categories=categories,
+        slot_key=dr.slot_key,
+        value=value,
+        confidence=confidence,
+        update=update,
+        event_time=event_time,
+        numeric=dr.numeric,
+        emotional_loading=f.emotion,
+    )
+
+
+def _event_time(f: _Found, timestamp: datetime) -> DateMention | None:
+    prefer: Prefer = "past" if f.draft.dates == "past" else "future"
+    if f.draft.kind != "event.rescheduled" and _PAST_TENSE.search(f.clause.text):
+        prefer = "past"  # "I won the tournament on Friday": the Friday that has been
+    segment = f.clause.text[f.draft.span[0] :]
+    mention = find_event_time(segment, timestamp, prefer) or find_event_time(
+        f.clause.text, timestamp, prefer
+    )
+    if (
+        mention is None
+        and f.sentence_drafts == 1
+        and f.sentence != f.clause.text
+        and f.draft.kind.startswith(("obligation", "logistics"))
+    ):
+        mention = find_event_time(f.sentence, timestamp, prefer)
+    return mention
+
+
+class _Context:
+    """(slot, text) of the context turns, newest first, computed only if a fact needs it."""
+
+    def __init__(self, turns: Sequence[TurnEvent]) -> None:
+        self._turns = turns
+        self._pairs: list[tuple[str, str]] | None = None
+
+    def pairs(self) -> list[tuple[str, str]]:
+        if self._pairs is None:
+            self._pairs = [
+                pair
+                for turn in reversed(self._turns)
+                if turn.role == "user"
+                for pair in reversed(_plain_slots(turn.text))
+            ]
+        return self._pairs
+
+
+def _link(pending: list[_Fact], context: _Context) -> list[ExtractedFact]:
+    """Resolve retraction targets and "my flight"-style references, newest mention first."""
+    seen: list[tuple[str, str]] = []  # (slot, text) of this turn so far, oldest first
+    out: list[ExtractedFact] = []
+    last_retracted: tuple[str, ...] = ()
+    for p in pending:
+        dr, fact = p.found.draft, p.fact
+        needs_context = dr.kind == "retraction" or (dr.needs_context and fact.slot_key)
+        candidates = [*reversed(seen), *context.pairs()] if needs_context else []
+        if dr.kind == "retraction":
+            if last_retracted and retraction.is_pronoun(dr.target or ""):
+                targets = last_retracted  # "the ubc thing is dead … scrapping it"
+            else:
+                targets = retraction.resolve(dr.target or "", candidates)
+            if not targets:
+                logger.debug("retraction without a target: %r", p.found.clause.text)
+                continue
+            clause = p.found.clause.text
+            fact = revalidated(
+                fact,
+                retracts=targets,
+                categories=dict(categories_for_slot(targets[0])),
+                text=f'{describe_cancel(targets[0])} ("{clause}")'[:_MAX_TEXT],
+            )
+            seen.extend((t, fact.text) for t in targets)
+            last_retracted = targets
+        elif dr.needs_context and fact.slot_key:
+            family = fact.slot_key.split(".", 1)[0] + "."
+            match = next((s for s, _ in candidates if s.startswith(family)), None)
+            if match is not None:
+                fact = revalidated(fact, slot_key=match)
+        if fact.slot_key:
+            seen.append((fact.slot_key, fact.text))
+            last_retracted = ()
+        out.append(fact)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _plain_slots(text: str) -> tuple[tuple[str, str], ...]:
+    """(slot, text) of a context turn: no event times, no context of its own (cached)."""
+    _, found = _scan(text)
+    return tuple(
+        (f.draft.slot_key, third_person(f.segment))
+        for f in found
+        if f.draft.slot_key and f.draft.kind != "retraction"
+    )
+
+
+def _quarantine(sentences_: list[str]) -> ExtractedFact:
+    content = " ".join(sentences_)
+    return ExtractedFact(
+        text=f"Quarantined instruction-like content: {content}"[:_MAX_TEXT],
+        categories=dict(d.OTHER),
+        confidence=1.0,
+        update=d.A,
+        quarantined=True,
+    )
