@@ -24,7 +24,6 @@ record JSON and `embedding_model` is null. Either way `to_record(to_point(x)) ==
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -33,7 +32,6 @@ from typing import Any
 
 import numpy as np
 
-from schemas.categories import Category
 from schemas.events import Embedding
 from schemas.records import FactRecord, Lifecycle
 from workers.ports import IndexedFact, SearchFilter
@@ -138,19 +136,13 @@ def lifecycle_payload(payload: Mapping[str, Any], lifecycle: Lifecycle) -> dict[
 
 
 def _load_record(text: str, embedding: Embedding | None = None) -> FactRecord:
-    # One validation pass on the hot path of every search hit: the embedding goes into the
-    # raw data (a model instance is taken as is) rather than being copied in afterwards.
-    data = json.loads(text)
+    # The hot path of every search hit: pydantic-core parses and validates the JSON in one
+    # pass. Category weights come back bit-identical because normalization is idempotent.
+    record = FactRecord.model_validate_json(text)
     if embedding is not None:
-        data["edge"]["embedding"] = embedding
-    record = FactRecord.model_validate(data)
-    # Validation re-normalizes category weights, and w / sum(w) of weights that were already
-    # normalized can move a last bit; the stored weights are the validated ones, so they are
-    # put back as they were written (JSON floats round-trip exactly).
-    stored = {Category(k): float(v) for k, v in data["edge"]["categories"].items()}
-    if stored != record.edge.categories:
-        edge = record.edge.model_copy(update={"categories": stored})
-        record = record.model_copy(update={"edge": edge})
+        record = record.model_copy(
+            update={"edge": record.edge.model_copy(update={"embedding": embedding})}
+        )
     return record
 
 
