@@ -99,8 +99,13 @@ def build(settings: Settings, *, fsync: bool = True) -> App:
     except BaseException:
         log.close()
         raise
+    distill = None
+    if settings.openai_base_url or settings.openai_api_key:
+        # The paper's one LLM call at query time (§3.5): off when no LLM is configured.
+        distill = getattr(make_extractor(settings, "llm"), "distill", None)
     return App(
         settings=settings,
+        distill=distill,
         policy=policy,
         embedder=embedder,
         vectors=vectors,

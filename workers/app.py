@@ -8,7 +8,7 @@ from typing import Any
 from schemas.policy import Policy
 from workers.lifecycle.service import LifecycleService
 from workers.ports import DeadLetters, Embedder, EventLog, SlotIndex, VectorIndex
-from workers.query.service import QueryService
+from workers.query.service import Distiller, QueryService
 
 
 @dataclass
@@ -22,12 +22,13 @@ class App:
     slots: SlotIndex
     log: EventLog
     dead_letters: DeadLetters
+    distill: Distiller | None = None
     lifecycle: LifecycleService = field(init=False)
     queries: QueryService = field(init=False)
 
     def __post_init__(self) -> None:
         self.lifecycle = LifecycleService(self.slots, self.vectors, self.policy)
-        self.queries = QueryService(self.vectors, self.embedder, self.policy)
+        self.queries = QueryService(self.vectors, self.embedder, self.policy, distill=self.distill)
 
     def close(self) -> None:
         for closer in (self.log.close, self.slots.close, self.vectors.close):

@@ -15,11 +15,20 @@ from scorer.rank import rank
 from scorer.score import DEFAULT_OPTIONS, QueryContext, ScoringOptions
 from scorer.tables import PolicyTables
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
-from workers.query.candidates import hours, merge_hits, relevance_tier, to_candidate
+from workers.query.candidates import (
+    MergedCandidate,
+    hours,
+    merge_hits,
+    relevance_tier,
+    to_candidate,
+)
 from workers.query.explain import reasons
 from workers.query.intent import detect_intent
 from workers.query.routing import CategoryRouter, top_categories
 from workers.text import bm25
+
+#: The optional LLM step at query time: (query, [(edge_id, text)], k) → the ids to keep.
+Distiller = Callable[[str, list[tuple[str, str]], int], list[str]]
 
 #: Candidate sources of the hybrid retrieval (§3.6): dense top-60, BM25 top-20 and the
 #: routed category's top-20. Benchmarks restrict them to compare single sources.
@@ -45,7 +54,9 @@ class QueryService:
         options: ScoringOptions = DEFAULT_OPTIONS,
         clock: Callable[[], datetime] = _utcnow,
         sources: frozenset[str] = ALL_SOURCES,
+        distill: Distiller | None = None,
     ) -> None:
+        self._distill = distill
         unknown = sources - ALL_SOURCES
         if unknown or not sources:
             raise ValueError(f"candidate sources must be a non-empty subset of {ALL_SOURCES}")
@@ -69,6 +80,25 @@ class QueryService:
             # Bi-temporal: a fact superseded since then may have been current at as_of.
             stored |= _HISTORY_STATES
         return SearchFilter(states=frozenset(stored), ingested_before=as_of)
+
+    def _tier(self, query: str, merged: list[MergedCandidate]) -> np.ndarray:
+        """The candidates the lifecycle ranking serves first (the paper's distilled top-20).
+
+        With an LLM configured, one call selects them (§3.5); it is given the pool in σ order
+        and falls back to that order on failure. Without one, the relevance tier stands in.
+        """
+        policy = self._policy
+        if self._distill is None:
+            return relevance_tier(merged, policy.distill_candidates, policy.relevance_ratio)
+        ordered = sorted(merged, key=lambda m: -m.sigma)
+        chosen = set(
+            self._distill(
+                query,
+                [(m.record.edge_id, m.record.edge.text) for m in ordered],
+                policy.distill_candidates,
+            )
+        )
+        return np.array([m.record.edge_id in chosen for m in merged], dtype=bool)
 
     def query(self, request: QueryRequest) -> QueryResult:
         as_of = request.as_of or self._clock()
@@ -97,11 +127,7 @@ class QueryService:
         merged = merge_hits(qv, by_source)
         candidates = [to_candidate(m.record, m.sigma) for m in merged]
         ctx = QueryContext(as_of_h=hours(as_of), intent=intent, routing=probs)
-        tier = (
-            relevance_tier(merged, policy.distill_candidates, policy.relevance_ratio)
-            if self._options.lifecycle
-            else None
-        )
+        tier = self._tier(request.query, merged) if self._options.lifecycle else None
         best, scores = rank(candidates, ctx, self._tables, request.k, self._options, tier)
         results = []
         for i in best:
