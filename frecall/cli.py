@@ -74,6 +74,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as-of", help="ISO 8601 time (default now)")
     p.add_argument("--json", action="store_true")
 
+    p = sub.add_parser("serve", parents=[common], help="the HTTP API (OpenAPI at /docs)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8080, help="port to bind (default 8080)")
+
     p = sub.add_parser("demo", parents=[common], help="a sample story, lifecycle vs similarity")
     p.add_argument("--keep", action="store_true", help="keep the demo data dir")
 

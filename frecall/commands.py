@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
         "export": cmd_export,
         "forget": cmd_forget,
         "inspect": cmd_inspect,
+        "serve": cmd_serve,
         "demo": demo.run,
         "bench": bench.run,
     }
@@ -239,6 +240,17 @@ def cmd_forget(args: argparse.Namespace) -> int:
         what = f"fact {args.edge}" if args.edge else f"user {args.user}"
         counts = ", ".join(f"{k}: {v}" for k, v in receipt.removed.items())
         print(f"forgot {what} — removed {counts}")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The HTTP API until SIGINT/SIGTERM (FastAPI and uvicorn load only for this command)."""
+    from frecall.api import ApiLimits
+    from frecall.api.server import serve
+
+    settings = settings_from(args)
+    print(f"frecall: serving on http://{args.host}:{args.port} (docs: /docs)", file=sys.stderr)
+    serve(settings, args.host, args.port, limits=ApiLimits(settings.http_max_body_bytes))
     return 0
 
 

@@ -103,6 +103,13 @@ class Policy(BaseModel):
     #: Soft updates ("thinking about moving …") were never committed values: questions about
     #: the current state or about former values weight them by this. Our default.
     tentative_weight: dict[Intent, float] = {Intent.CURRENT: 0.5, Intent.HISTORICAL: 0.5}
+    #: D_q of facts without an event-time anchor: neither upcoming nor past, so they rank
+    #: below anchored ones for "what's coming up" — but most past experiences are told
+    #: without a date, so past questions keep them nearly level. Our defaults.
+    unanchored_direction: dict[Intent, float] = {Intent.UPCOMING: 0.3, Intent.PAST: 0.8}
+    #: σ = w·σ_bm25 + (1-w)·σ_dense when both sources ran (per-source normalized, App. Z).
+    #: Our default; measured on LoCoMo dev (README).
+    bm25_weight: float = Field(default=0.5, ge=0, le=1)
     #: Raw turns kept beside extracted facts rank below a fact on equal evidence
     #: (Appendix AA: the raw text is a fallback). Our default.
     episodic_weight: float = Field(default=0.9, ge=0, le=1)

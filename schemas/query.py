@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from schemas.categories import Category, Intent, LifecycleState
 from schemas.events import UserId, UtcDatetime
@@ -18,6 +18,11 @@ class QueryRequest(BaseModel):
     as_of: UtcDatetime | None = None
     intent: Intent | None = Field(default=None, description="None or 'auto': detect")
     k: int = Field(default=10, ge=1, le=200)
+
+    @field_validator("intent", mode="before")
+    @classmethod
+    def _auto(cls, raw: object) -> object:
+        return None if raw == "auto" else raw
 
 
 class ScoredFact(BaseModel):

@@ -20,7 +20,6 @@ from scorer.score import (
     DEFAULT_OPTIONS,
     EVENT_TIME_MEMBERSHIP,
     TERM_NAMES,
-    UNANCHORED_DIRECTION,
     QueryContext,
     ScoringOptions,
 )
@@ -68,6 +67,7 @@ def score_candidates(
     mask_row = tables.masks[intent].tolist()
     tentative_w = tables.tentative_weight[intent]
     episodic_w = tables.episodic_weight
+    unanchored = tables.unanchored_direction[intent]
     omega_applies = intent in _OMEGA_INTENTS
     upcoming, past = intent is Intent.UPCOMING, intent is Intent.PAST
     reinforce, buffer_h = tables.reinforcement, tables.expiry_buffer_hours
@@ -125,9 +125,9 @@ def score_candidates(
         if c.episodic:
             mask *= episodic_w
         if upcoming:
-            direction = UNANCHORED_DIRECTION if event is None else float(ahead >= 0.0)
+            direction = unanchored if event is None else float(ahead >= 0.0)
         elif past:
-            direction = UNANCHORED_DIRECTION if event is None else float(ahead < 0.0)
+            direction = unanchored if event is None else float(ahead < 0.0)
         else:
             direction = 1.0
         score = base * rho * omega * mask * direction

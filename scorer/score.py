@@ -39,9 +39,6 @@ from scorer.pool import (
 )
 from scorer.tables import ACTIVE, EXPIRED, RETRACTED, STATES, SUPERSEDED, PolicyTables
 
-#: D_q for upcoming/past intents: facts without an event-time anchor are neither upcoming
-#: nor past; they stay admissible but rank below anchored ones. Our default.
-UNANCHORED_DIRECTION = 0.3
 #: Intents for which soft-supersession survival Ω applies.
 _OMEGA_INTENTS = frozenset({Intent.CURRENT, Intent.UPCOMING})
 #: Soft weight from which a fact counts as belonging to event-time categories.
@@ -232,9 +229,13 @@ def score_pool(
         mask = mask * np.where(t[:, EPISODIC] > 0.0, tables.episodic_weight, 1.0)
 
     if ctx.intent is Intent.UPCOMING:
-        direction = np.where(ahead == ahead, (ahead >= 0.0) * 1.0, UNANCHORED_DIRECTION)
+        direction = np.where(
+            ahead == ahead, (ahead >= 0.0) * 1.0, tables.unanchored_direction[ctx.intent]
+        )
     elif ctx.intent is Intent.PAST:
-        direction = np.where(ahead == ahead, (ahead < 0.0) * 1.0, UNANCHORED_DIRECTION)
+        direction = np.where(
+            ahead == ahead, (ahead < 0.0) * 1.0, tables.unanchored_direction[ctx.intent]
+        )
     else:
         direction = ones
 

@@ -43,6 +43,7 @@ class PolicyTables:
     numeric_min_similarity: float
     tentative_weight: dict[Intent, float]
     episodic_weight: float
+    unanchored_direction: dict[Intent, float]
 
     @classmethod
     def compile(cls, policy: Policy) -> PolicyTables:
@@ -84,4 +85,5 @@ class PolicyTables:
             numeric_min_similarity=policy.numeric_rescue.min_similarity,
             tentative_weight={i: policy.tentative_weight.get(i, 1.0) for i in Intent},
             episodic_weight=policy.episodic_weight,
+            unanchored_direction={i: policy.unanchored_direction.get(i, 1.0) for i in Intent},
         )

@@ -49,10 +49,18 @@ class IngestReport:
     rejected: int = 0
     failed: int = 0
     transitions: dict[str, int] = field(default_factory=dict)
+    #: Edges applied, in input order.
+    edge_ids: list[str] = field(default_factory=list)
+    #: (position, reason) of every rejected or failed input item.
+    failures: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return self.rejected == 0 and self.failed == 0
+
+
+#: An input item: (position — a line number or a list index, raw text, parsed or the error).
+Item = tuple[int, str, T | InputError]
 
 
 def _batches(items: Iterable[T], size: int) -> Iterator[list[T]]:
@@ -67,70 +75,91 @@ def _batches(items: Iterable[T], size: int) -> Iterator[list[T]]:
 
 
 class EmbeddedPipeline:
-    """Ingest, forget and export over one `App` (the stores of one data dir)."""
+    """Ingest, forget and export over one `App` (the stores of one data dir).
+
+    Ingest takes items from a JSONL file (the CLI) or from memory (the HTTP API); every
+    problem is reported as `SOURCE:POSITION: reason` on `err`, dead-lettered, and listed
+    in the report; the rest goes in.
+    """
 
     def __init__(self, app: App, err: TextIO | None = None) -> None:
         self.app = app
         self.err = err if err is not None else sys.stderr
 
-    def _reject(self, problem: InputError, raw: str, report: IngestReport) -> None:
-        print(str(problem), file=self.err)
-        self.app.dead_letters.put(problem.source, str(problem.line), problem.reason, raw)
-        report.rejected += 1
+    def _problem(
+        self, source: str, position: int, reason: str, raw: str, report: IngestReport
+    ) -> None:
+        print(f"{source}:{position}: {reason}", file=self.err)
+        self.app.dead_letters.put(source, str(position), reason, raw)
+        report.failures.append((position, reason))
 
     def ingest_edges(self, path: Path) -> IngestReport:
         """`frecall ingest-edges FILE.jsonl`: pre-extracted facts, one JSON object a line."""
+        return self.ingest_edge_items(read_jsonl(path, EdgeInput), str(path))
+
+    def ingest_edge_items(self, items: Iterable[Item[EdgeInput]], source: str) -> IngestReport:
         report = IngestReport()
-        progress = Progress(f"ingest-edges {path.name}")
+        progress = Progress(f"ingest-edges {source}")
         now = datetime.now(UTC)
-        for batch in _batches(read_jsonl(path, EdgeInput), BATCH):
+        for batch in _batches(items, BATCH):
             pending: list[_Pending] = []
-            for lineno, raw, item in batch:
-                if isinstance(item, InputError):
-                    self._reject(item, raw, report)
-                    continue
+            for position, raw, item in batch:
                 try:
+                    if isinstance(item, InputError):
+                        raise ValueError(item.reason)
                     edge = item.to_event(self.app.policy, now, None)
                 except ValueError as exc:
-                    self._reject(InputError(str(path), lineno, str(exc)), raw, report)
+                    self._problem(source, position, str(exc), raw, report)
+                    report.rejected += 1
                     continue
-                pending.append(_Pending(str(path), lineno, raw, edge))
+                pending.append(_Pending(source, position, raw, edge))
             self._commit(pending, report)
             progress.tick(len(batch))
         progress.finish()
         return report
 
     def ingest_turns(self, path: Path, extractor: FactExtractor) -> IngestReport:
-        """`frecall ingest FILE.jsonl`: conversation turns → facts (+ raw turns) → memory.
+        """`frecall ingest FILE.jsonl`: conversation turns → facts (+ raw turns) → memory."""
+        return self.ingest_turn_items(read_jsonl(path, TurnEvent), extractor, str(path))
+
+    def ingest_turn_items(
+        self,
+        items: Iterable[Item[TurnEvent]],
+        extractor: FactExtractor,
+        source: str,
+        context: SessionContext | None = None,
+    ) -> IngestReport:
+        """Turns → facts (+ raw turns) → memory.
 
         A turn the extractor fails on (an LLM that keeps failing, a response that does not
-        parse) is dead-lettered with the reason and the raw response; the run goes on.
+        parse) is dead-lettered with the reason and the raw response; its raw turn is still
+        kept (Appendix AA) and the run goes on. `context` carries sessions across calls.
         """
         report = IngestReport()
-        progress = Progress(f"ingest {path.name}")
-        context = SessionContext()
-        for batch in _batches(read_jsonl(path, TurnEvent), TURN_BATCH):
+        progress = Progress(f"ingest {source}")
+        context = context if context is not None else SessionContext()
+        for batch in _batches(items, TURN_BATCH):
             pending: list[_Pending] = []
-            for lineno, raw, turn in batch:
+            for position, raw, turn in batch:
                 if isinstance(turn, InputError):
-                    self._reject(turn, raw, report)
+                    self._problem(source, position, turn.reason, raw, report)
+                    report.rejected += 1
                     continue
                 try:
                     facts = extractor.extract(turn, context.recent(turn))
                 except ExtractionError as exc:
-                    print(f"{path}:{lineno}: {exc}", file=self.err)
                     detail = getattr(exc, "raw_response", None)
                     reason = f"extraction failed: {exc}" + (
                         f"; raw response: {detail}" if detail else ""
                     )
-                    self.app.dead_letters.put(str(path), str(lineno), reason, raw)
+                    self._problem(source, position, reason, raw, report)
                     report.failed += 1
-                    facts = []  # the raw turn is still kept (Appendix AA)
+                    facts = []
                 finally:
                     context.add(turn)
                 report.turns += 1
                 pending += [
-                    _Pending(str(path), lineno, raw, edge) for edge in edges_for_turn(turn, facts)
+                    _Pending(source, position, raw, edge) for edge in edges_for_turn(turn, facts)
                 ]
             self._commit(pending, report)
             progress.tick(len(batch))
@@ -154,10 +183,10 @@ class EmbeddedPipeline:
                     key = f"{transition.from_state or 'new'}->{transition.to_state}"
                     report.transitions[key] = report.transitions.get(key, 0) + 1
                 report.accepted += 1
+                report.edge_ids.append(edge.edge_id)
             except FRError as exc:
                 # The edge is in the log: `frecall replay` will retry it.
-                print(f"{p.source}:{p.line}: {exc}", file=self.err)
-                self.app.dead_letters.put(p.source, str(p.line), f"apply failed: {exc}", p.raw)
+                self._problem(p.source, p.line, f"apply failed: {exc}", p.raw, report)
                 report.failed += 1
 
     def forget(self, user_id: str, edge_id: str | None) -> ForgetReceipt:

@@ -103,14 +103,14 @@ def test_sigma_is_min_max_normalized_with_a_minimum_spread() -> None:
     assert alone[0].sigma == pytest.approx(1.0)
 
 
-def test_bm25_only_hits_get_sigma_from_the_best_bm25_score() -> None:
+def test_sigma_fuses_bm25_and_dense_and_single_sources_stay_pure() -> None:
     q = np.array([1.0, 0.0], dtype=np.float32)
     orth = np.array([0.0, 1.0], dtype=np.float32)
-    merged = merge_hits(
-        q, {"dense": [_hit("a", q)], "bm25": [_hit("b", orth, 4.0), _hit("c", orth, 2.0)]}
-    )
-    sigma = {m.record.edge_id: m.sigma for m in merged}
-    assert sigma["b"] == pytest.approx(1.0) and sigma["c"] == pytest.approx(0.5)
+    hits = {"dense": [_hit("a", q)], "bm25": [_hit("b", orth, 4.0), _hit("c", orth, 2.0)]}
+    fused = {m.record.edge_id: m.sigma for m in merge_hits(q, hits, bm25_weight=0.5)}
+    assert fused == pytest.approx({"a": 0.5, "b": 0.5, "c": 0.25})
+    lexical = {m.record.edge_id: m.sigma for m in merge_hits(q, {"bm25": hits["bm25"]})}
+    assert lexical == pytest.approx({"b": 1.0, "c": 0.5})
 
 
 def test_relevance_tier_keeps_the_close_ones_up_to_a_limit() -> None:

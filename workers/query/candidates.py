@@ -35,15 +35,22 @@ MIN_SPREAD = 0.25
 
 
 def merge_hits(
-    query_vector: np.ndarray, by_source: Mapping[str, Sequence[Hit]]
+    query_vector: np.ndarray, by_source: Mapping[str, Sequence[Hit]], bm25_weight: float = 0.5
 ) -> list[MergedCandidate]:
     """Union of the sources, deduplicated by edge id, with σ in [0, 1].
 
     σ_dense is the exact cosine to the query (every hit carries its dense vector, so BM25-
     and category-forced hits get one too), min-max normalized over the pool with a
-    minimum spread. BM25 scores are divided by the best BM25 score of this query. σ is the
-    larger of the two.
+    minimum spread. BM25 scores are divided by the best BM25 score of this query (0 for
+    candidates outside the BM25 top). σ = w·σ_bm25 + (1 - w)·σ_dense: a convex fusion, so a
+    fact that both matches the words and the meaning of the query beats one that matches
+    only one of them (measured on LoCoMo: fusing by max ranked below BM25 alone). With only
+    one of the two sources present, σ is that source's.
     """
+    if "bm25" not in by_source:
+        bm25_weight = 0.0
+    elif not {"dense", "forced"} & by_source.keys():
+        bm25_weight = 1.0
     q = np.asarray(query_vector, dtype=np.float64)
     q = q / (np.linalg.norm(q) or 1.0)
     records: dict[str, FactRecord] = {}
@@ -67,9 +74,8 @@ def merge_hits(
     best_bm25 = max(bm25.values(), default=0.0)
     merged = []
     for eid in sorted(records):
-        sigma = dense_sigma.get(eid, 0.0)
-        if best_bm25 > 0 and eid in bm25:
-            sigma = max(sigma, bm25[eid] / best_bm25)
+        lexical = bm25.get(eid, 0.0) / best_bm25 if best_bm25 > 0 else 0.0
+        sigma = bm25_weight * lexical + (1.0 - bm25_weight) * dense_sigma.get(eid, 0.0)
         merged.append(MergedCandidate(records[eid], sigma, tuple(sources[eid])))
     return merged
 

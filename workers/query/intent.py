@@ -43,8 +43,10 @@ _CUES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
         Intent.PAST,
         re.compile(
             r"\b(last (?:week|month|year|time)|yesterday|ago|already (?:happened|done|passed)|"
-            r"did i (?:have|go|attend|visit|fly)|what happened|passed|went to|had an? "
-            r"(?:appointment|meeting|exam|flight))\b",
+            r"(?:when|where|what|how|why|who|which) did\b|did (?:i|we|you|he|she|they|[A-Z]\w+)"
+            r" (?:have|go|attend|visit|fly|do|make|get|buy|see|meet|take|start|finish|win|lose|"
+            r"join|move|travel|read|paint|run|play|celebrate)|what happened|passed|went to|had "
+            r"an? (?:appointment|meeting|exam|flight))\b",
             re.I,
         ),
     ),

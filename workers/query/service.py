@@ -124,7 +124,7 @@ class QueryService:
                 policy.forced_candidates,
                 SearchFilter(flt.states, flt.ingested_before, forced),
             )
-        merged = merge_hits(qv, by_source)
+        merged = merge_hits(qv, by_source, policy.bm25_weight)
         candidates = [to_candidate(m.record, m.sigma) for m in merged]
         ctx = QueryContext(as_of_h=hours(as_of), intent=intent, routing=probs)
         tier = self._tier(request.query, merged) if self._options.lifecycle else None
