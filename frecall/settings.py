@@ -29,7 +29,7 @@ class Settings(BaseSettings):
     openai_base_url: str | None = None
     openai_api_key: SecretStr | None = None
     llm_model: str = "gpt-4.1-mini"
-    onnx_threads: int = Field(default=1, ge=1, le=64)
+    onnx_threads: int = Field(default=2, ge=1, le=64)
     http_max_body_bytes: int = Field(default=1 << 20, gt=0)
 
     @field_validator("kafka_bootstrap", "redis_url", "qdrant_url", "openai_base_url", mode="before")

@@ -41,7 +41,10 @@ class IndexedFact:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """A search result: the record, the source's raw score, and its dense vector."""
+    """A search result: the record, the source's raw score, and its dense vector.
+
+    The record of a search hit may come without its edge's embedding (it is `dense`).
+    """
 
     record: FactRecord
     score: float

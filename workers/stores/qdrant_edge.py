@@ -194,8 +194,10 @@ class QdrantEdgeIndex:
         points = self._calling(operation, self._shard.query, request)
         hits = []
         for point in points:
-            dense = layout.dense_of(point.vector)  # once: for the record and for the hit
-            record = _record(point.payload, dense)
+            dense = layout.dense_of(point.vector)
+            # The query path reads σ from `dense`; rebuilding the edge's embedding blob for
+            # every hit would cost more than the search itself (base64 of 384 floats).
+            record = _record(point.payload, None, restore_embedding=False)
             hits.append(Hit(record=record, score=float(point.score), dense=dense))
         return hits
 
@@ -262,7 +264,11 @@ def _search_filter(user_id: str, flt: SearchFilter) -> qe.Filter:
     return qe.Filter(must=must)
 
 
-def _record(payload: Mapping[str, Any] | None, dense: np.ndarray | None) -> FactRecord:
+def _record(
+    payload: Mapping[str, Any] | None, dense: np.ndarray | None, *, restore_embedding: bool = True
+) -> FactRecord:
     if payload is None:
         raise StorageError(_STORE, "read", "a point came back without its payload")
+    if not restore_embedding:
+        return layout.to_record_without_embedding(payload)
     return layout.to_record(payload, dense)

@@ -129,6 +129,11 @@ def to_record(payload: Mapping[str, Any], dense: Sequence[float] | np.ndarray | 
     return _load_record(payload["record"], embedding)
 
 
+def to_record_without_embedding(payload: Mapping[str, Any]) -> FactRecord:
+    """The stored record as is: a split-off embedding is not rebuilt (search hits)."""
+    return _load_record(payload["record"])
+
+
 def lifecycle_payload(payload: Mapping[str, Any], lifecycle: Lifecycle) -> dict[str, Any]:
     """The payload fields to set when a stored record's lifecycle changes."""
     record = _load_record(payload["record"]).model_copy(update={"lifecycle": lifecycle})

@@ -220,7 +220,7 @@ class QdrantServerIndex:
         hits = []
         for point in response.points:
             dense = layout.dense_of(point.vector)  # once: for the record and for the hit
-            record = _record(point.payload, dense)
+            record = _record(point.payload, None)  # search hit: σ comes from `dense`
             hits.append(Hit(record=record, score=float(point.score), dense=dense))
         return hits
 
@@ -297,6 +297,9 @@ def _search_filter(user_id: str, flt: SearchFilter) -> models.Filter:
 
 
 def _record(payload: Mapping[str, Any] | None, dense: np.ndarray | None) -> FactRecord:
+    """The stored record; with `dense=None` a split-off embedding is not rebuilt."""
     if payload is None:
         raise StorageError(_STORE, "read", "a point came back without its payload")
+    if dense is None:
+        return layout.to_record_without_embedding(payload)
     return layout.to_record(payload, dense)
