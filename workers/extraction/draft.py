@@ -7,6 +7,7 @@ loading, text — so that these lifecycle decisions are made in one place.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
@@ -80,3 +81,33 @@ class Draft:
     needs_context: bool = False
     needs_date: bool = False
     near_logistics: bool = False
+
+
+def from_match(
+    kind: str,
+    slot: str,
+    value: str | None,
+    m: re.Match[str],
+    cats: Weights,
+    update: UpdateSemantics,
+    confidence: float,
+    priority: int,
+    *,
+    dates: DatePreference = "none",
+    dated_now: bool = False,
+    negatable: bool = False,
+) -> Draft:
+    """A draft spanning the match `m` (the common shape of most pattern modules)."""
+    return Draft(
+        kind=kind,
+        categories=cats,
+        slot_key=slot,
+        value=value,
+        update=update,
+        confidence=confidence,
+        span=(m.start(), m.end()),
+        priority=priority,
+        dates=dates,
+        dated_now=dated_now,
+        negatable=negatable,
+    )

@@ -13,6 +13,7 @@ import re
 from workers.extraction import draft as d
 from workers.extraction.clauses import Clause, slug, subject_is_user, trim_phrase
 from workers.extraction.draft import Draft
+from workers.extraction.draft import from_match as _draft
 from workers.extraction.lexicon import FOODS, HOBBIES, words
 from workers.extraction.patterns_prefs import classify
 
@@ -67,35 +68,6 @@ _NOT_TOPICS = frozenset(
 _NOT_TOPIC_START = frozenset(
     words("a an trouble how what why when where to some this that your my his her their lots")
 )
-
-
-def _draft(
-    kind: str,
-    slot: str,
-    value: str | None,
-    m: re.Match[str],
-    cats: d.Weights,
-    update: d.UpdateSemantics,
-    confidence: float,
-    priority: int,
-    *,
-    dates: d.DatePreference = "none",
-    dated_now: bool = False,
-    negatable: bool = False,
-) -> Draft:
-    return Draft(
-        kind=kind,
-        categories=cats,
-        slot_key=slot,
-        value=value,
-        update=update,
-        confidence=confidence,
-        span=(m.start(), m.end()),
-        priority=priority,
-        dates=dates,
-        dated_now=dated_now,
-        negatable=negatable,
-    )
 
 
 def find(clause: Clause) -> list[Draft]:

@@ -14,6 +14,7 @@ import re
 from workers.extraction import draft as d
 from workers.extraction.clauses import Clause, slug, subject_is_user, trim_phrase
 from workers.extraction.draft import Draft
+from workers.extraction.draft import from_match as _draft
 from workers.extraction.lexicon import (
     ACUTE,
     BODY_PARTS,
@@ -82,35 +83,6 @@ _MEDICATION = re.compile(
     rf"|stopped\s+taking|off|came\s+off|quit)\s+(?P<obj>{_MEDS})\b",
     _I,
 )
-
-
-def _draft(
-    kind: str,
-    slot: str,
-    value: str | None,
-    m: re.Match[str],
-    cats: d.Weights,
-    update: d.UpdateSemantics,
-    confidence: float,
-    priority: int,
-    *,
-    dates: d.DatePreference = "none",
-    dated_now: bool = False,
-    negatable: bool = False,
-) -> Draft:
-    return Draft(
-        kind=kind,
-        categories=cats,
-        slot_key=slot,
-        value=value,
-        update=update,
-        confidence=confidence,
-        span=(m.start(), m.end()),
-        priority=priority,
-        dates=dates,
-        dated_now=dated_now,
-        negatable=negatable,
-    )
 
 
 def _singular(word: str) -> str:
