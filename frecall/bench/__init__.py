@@ -20,4 +20,10 @@ def run(args: argparse.Namespace) -> int:
         from frecall.bench import locomo
 
         return locomo.run(args)
+    if args.bench == "lifecycle":
+        from frecall.bench import lifecycle
+
+        if args.lifecycle == "generate":
+            return lifecycle.generate_cmd(args)
+        return lifecycle.run_cmd(args)
     raise AssertionError(f"unknown bench {args.bench}")

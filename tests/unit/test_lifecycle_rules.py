@@ -194,3 +194,29 @@ def test_category_weights_round_trip_bit_for_bit(raw: dict[Category, float]) -> 
     again = EdgeEvent.model_validate_json(first.model_dump_json())
     assert again == first
     assert abs(sum(first.categories.values()) - 1.0) < 1e-9
+
+
+def test_same_looking_facts_with_a_new_date_or_value_are_not_duplicates() -> None:
+    """Two dentist visits or two wake-up times embed alike; they are still new facts."""
+    v = vec(11)
+    visit1 = edge(
+        "visit1", vector=v, slot="appointment.dentist", event_day=30, category=Category.OBLIGATIONS
+    )
+    visit2 = edge(
+        "visit2",
+        day=40,
+        vector=v,
+        slot="appointment.dentist",
+        event_day=400,
+        category=Category.OBLIGATIONS,
+    )
+    assert states([visit1, visit2]) == {"visit1": S.SUPERSEDED, "visit2": S.ACTIVE}
+    wake7 = EdgeEvent.model_validate({**edge("wake7", vector=v).model_dump(), "value": "7am"})
+    wake6 = EdgeEvent.model_validate(
+        {**edge("wake6", day=5, vector=v).model_dump(), "value": "6am"}
+    )
+    assert states([wake7, wake6]) == {"wake7": S.SUPERSEDED, "wake6": S.ACTIVE}
+    again = EdgeEvent.model_validate(
+        {**edge("wake6b", day=9, vector=v).model_dump(), "value": "6am"}
+    )
+    assert states([wake7, wake6, again])["wake6b"] is S.DUPLICATE

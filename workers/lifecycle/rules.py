@@ -79,6 +79,21 @@ class _Draft:
         )
 
 
+def _restates(new: EdgeEvent, old: EdgeEvent, threshold: float) -> bool:
+    """Whether `new` says again what `old` says (Appendix Z's near-duplicate rule).
+
+    Cosine alone conflates two occurrences of one kind of event ("dentist on Dec 11, 2024"
+    vs "… 2025") and two values that embed alike ("wakes up at 7am" vs "at 6am"): a
+    different event time or a different stated value is new information, never a repeat
+    (the numeric exemption of Appendix H, extended to every stated value).
+    """
+    if new.numeric or new.event_time != old.event_time:
+        return False
+    if new.value is not None and old.value is not None and new.value != old.value:
+        return False
+    return _cosine(new, old) > threshold
+
+
 def _cosine(a: EdgeEvent, b: EdgeEvent) -> float:
     if a.embedding is None or b.embedding is None or a.embedding.model != b.embedding.model:
         return 0.0
@@ -114,13 +129,12 @@ def resolve_slot(
         if edge.quarantined:
             draft.state = LifecycleState.QUARANTINED
             continue
-        if not edge.numeric:
-            original = next((a for a in active if _cosine(edge, a.edge) > dup_cosine), None)
-            if original is not None:
-                draft.state, draft.duplicate_of = LifecycleState.DUPLICATE, original.edge.edge_id
-                original.mentions += 1
-                original.last_mentioned_at = when
-                continue
+        original = next((a for a in active if _restates(edge, a.edge, dup_cosine)), None)
+        if original is not None:
+            draft.state, draft.duplicate_of = LifecycleState.DUPLICATE, original.edge.edge_id
+            original.mentions += 1
+            original.last_mentioned_at = when
+            continue
         if edge_id in retractors:
             # A cancellation record ("the dog plan is off") is itself a current fact; the
             # retraction event, not supersession, takes the earlier values out.

@@ -21,7 +21,8 @@ _CUES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         Intent.HISTORICAL,
         re.compile(
-            r"\b(used to|before (?:switching|moving|changing|i (?:moved|switched|changed))|"
+            r"\b(used to|use to|(?:was|were|did|had)\b[^?.!]*\bbefore\b|"
+            r"before (?:switching|moving|changing|i (?:moved|switched|changed))|"
             r"previous(?:ly)?|former(?:ly)?|originally|at first|change[ds]? from|switch(?:ed)? "
             r"from|moved from|earlier (?:preference|job|city|address)|old (?:job|address|city|"
             r"apartment|place)|what was my|what did i (?:use|prefer|like) (?:before|to)|"
