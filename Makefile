@@ -33,9 +33,17 @@ unit: install
 test: install lint typecheck
 	bash deploy/local/with-services.sh $(BIN)/pytest -q tests
 
+LOCOMO ?= ../shared/data/locomo/locomo_dev.json
+BENCH_DIR ?= .run/bench
+
+# Every benchmark prints medians/percentiles with its baseline measured in the same run.
 bench: install
 	$(BIN)/frecall bench scorer
 	$(BIN)/frecall bench query
+	test ! -f $(LOCOMO) || $(BIN)/frecall bench locomo --data $(LOCOMO)
+	$(BIN)/frecall bench lifecycle generate --personas 40 --seed 7 --out $(BENCH_DIR)/lifecycle
+	$(BIN)/frecall bench lifecycle run $(BENCH_DIR)/lifecycle --track gold --report $(BENCH_DIR)/report-gold
+	$(BIN)/frecall bench lifecycle run $(BENCH_DIR)/lifecycle --track text --report $(BENCH_DIR)/report-text
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
