@@ -46,7 +46,11 @@ def _block(title: str, result: QueryResult, n: int = 3) -> list[str]:
     if not result.results:
         lines.append("     (nothing current)")
     for rank, fact in enumerate(result.results[:n], start=1):
-        lines.append("     " + _line(rank, fact.text, fact.state.value, fact.score))
+        # '*': outside the relevance tier, so it ranks after the relevant facts whatever
+        # its score (workers/query/service.py).
+        weaker = any(why.startswith("ranked after the relevant tier") for why in fact.why)
+        state = fact.state.value + ("*" if weaker else "")
+        lines.append("     " + _line(rank, fact.text, state, fact.score))
     return lines
 
 
@@ -74,7 +78,10 @@ def _run(data_dir: Path, story_path: Path) -> int:
             f"ingested Maya's story: {report.accepted} facts over four months "
             f"({', '.join(f'{k} {v}' for k, v in sorted(report.transitions.items()))})"
         )
-        print(f"every query below is asked as of {AS_OF:%Y-%m-%d %H:%M} UTC\n")
+        print(
+            f"every query below is asked as of {AS_OF:%Y-%m-%d %H:%M} UTC; "
+            "* marks a weaker match, ranked after the relevant facts\n"
+        )
         flat = QueryService(
             app.vectors, app.embedder, app.policy, options=ScoringOptions(lifecycle=False)
         )

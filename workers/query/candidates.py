@@ -103,7 +103,12 @@ def to_candidate(record: FactRecord, sigma: float) -> Candidate:
     )
 
 
-def relevance_tier(merged: Sequence[MergedCandidate], limit: int, ratio: float) -> np.ndarray:
+def relevance_tier(
+    merged: Sequence[MergedCandidate],
+    limit: int,
+    ratio: float,
+    admissible: np.ndarray | None = None,
+) -> np.ndarray:
     """True for the candidates an LLM distillation step would keep (our stand-in).
 
     The paper distills the merged pool to the top 20 with an LLM before scoring (§3.5,
@@ -111,12 +116,14 @@ def relevance_tier(merged: Sequence[MergedCandidate], limit: int, ratio: float) 
     σ ≥ ratio · max σ in the first tier; lifecycle activation then reorders relevant facts
     instead of lifting unrelated ones (an upcoming dentist appointment is no answer to "is
     Maya getting a dog?"). The rest still rank, after the first tier, so recall@k holds.
+    Only `admissible` candidates (those the query may be served) take part.
     """
     sigma = np.array([m.sigma for m in merged], dtype=np.float64)
     tier = np.zeros(len(merged), dtype=bool)
-    if not len(merged):
+    ok = np.ones(len(merged), dtype=bool) if admissible is None else admissible
+    if not ok.any():
         return tier
-    eligible = np.flatnonzero(sigma >= ratio * sigma.max())
+    eligible = np.flatnonzero(ok & (sigma >= ratio * sigma[ok].max()))
     best = eligible[np.argsort(-sigma[eligible], kind="stable")][:limit]
     tier[best] = True
     return tier

@@ -30,6 +30,9 @@ from workers.text import bm25
 #: The optional LLM step at query time: (query, [(edge_id, text)], k) → the ids to keep.
 Distiller = Callable[[str, list[tuple[str, str]], int], list[str]]
 
+#: Why a result ranks after others with a lower score (see `_tier`).
+_BELOW_TIER = "ranked after the relevant tier: a weaker match for this query"
+
 #: Candidate sources of the hybrid retrieval (§3.6): dense top-60, BM25 top-20 and the
 #: routed category's top-20. Benchmarks restrict them to compare single sources.
 ALL_SOURCES = frozenset({"dense", "bm25", "forced"})
@@ -81,7 +84,9 @@ class QueryService:
             stored |= _HISTORY_STATES
         return SearchFilter(states=frozenset(stored), ingested_before=as_of)
 
-    def _tier(self, query: str, merged: list[MergedCandidate]) -> np.ndarray:
+    def _tier(
+        self, query: str, merged: list[MergedCandidate], admissible: np.ndarray
+    ) -> np.ndarray:
         """The candidates the lifecycle ranking serves first (the paper's distilled top-20).
 
         With an LLM configured, one call selects them (§3.5); it is given the pool in σ order
@@ -89,8 +94,12 @@ class QueryService:
         """
         policy = self._policy
         if self._distill is None:
-            return relevance_tier(merged, policy.distill_candidates, policy.relevance_ratio)
-        ordered = sorted(merged, key=lambda m: -m.sigma)
+            return relevance_tier(
+                merged, policy.distill_candidates, policy.relevance_ratio, admissible
+            )
+        ordered = sorted(
+            (m for m, ok in zip(merged, admissible, strict=True) if ok), key=lambda m: -m.sigma
+        )
         chosen = set(
             self._distill(
                 query,
@@ -127,8 +136,16 @@ class QueryService:
         merged = merge_hits(qv, by_source, policy.bm25_weight)
         candidates = [to_candidate(m.record, m.sigma) for m in merged]
         ctx = QueryContext(as_of_h=hours(as_of), intent=intent, routing=probs)
-        tier = self._tier(request.query, merged) if self._options.lifecycle else None
-        best, scores = rank(candidates, ctx, self._tables, request.k, self._options, tier)
+        ranked, scores = rank(candidates, ctx, self._tables, len(candidates), self._options)
+        tier = None
+        if self._options.lifecycle:
+            # The tier is drawn among the facts the query may be served (a superseded
+            # near-paraphrase of the question must not set the bar), then leads the order.
+            admissible = np.zeros(len(merged), dtype=bool)
+            admissible[ranked] = True
+            tier = self._tier(request.query, merged, admissible)
+            ranked = [i for i in ranked if tier[i]] + [i for i in ranked if not tier[i]]
+        best = ranked[: request.k]
         results = []
         for i in best:
             record = merged[i].record
@@ -142,7 +159,8 @@ class QueryService:
                     state=LifecycleState(state),
                     score=round(terms["score"], 6),
                     terms={k: round(v, 6) for k, v in terms.items()},
-                    why=reasons(record, state, terms, as_of, policy),
+                    why=reasons(record, state, terms, as_of, policy)
+                    + ([] if tier is None or tier[i] else [_BELOW_TIER]),
                     source_turns=list(record.edge.source_turns),
                     event_time=record.edge.event_time,
                     ingest_time=record.edge.ingest_time,
