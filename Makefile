@@ -44,6 +44,7 @@ bench: install
 	$(BIN)/frecall bench lifecycle generate --personas 40 --seed 7 --out $(BENCH_DIR)/lifecycle
 	$(BIN)/frecall bench lifecycle run $(BENCH_DIR)/lifecycle --track gold --report $(BENCH_DIR)/report-gold
 	$(BIN)/frecall bench lifecycle run $(BENCH_DIR)/lifecycle --track text --report $(BENCH_DIR)/report-text
+	$(BIN)/frecall bench lifecycle noise $(BENCH_DIR)/lifecycle --levels 0.1,0.2,0.5
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

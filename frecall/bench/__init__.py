@@ -25,5 +25,9 @@ def run(args: argparse.Namespace) -> int:
 
         if args.lifecycle == "generate":
             return lifecycle.generate_cmd(args)
+        if args.lifecycle == "noise":
+            from frecall.bench.lifecycle.noise import noise_cmd
+
+            return noise_cmd(args)
         return lifecycle.run_cmd(args)
     raise AssertionError(f"unknown bench {args.bench}")
