@@ -12,7 +12,7 @@ import re
 
 from workers.extraction import draft as d
 from workers.extraction.clauses import Clause, subject_is_user, trim_phrase
-from workers.extraction.draft import Draft
+from workers.extraction.draft import Draft, from_match
 from workers.extraction.lexicon import DEMONYMS, NOT_PLACES, PROFESSIONS, words
 
 _I = re.IGNORECASE
@@ -235,34 +235,25 @@ def _work(text: str, sentence: str, out: list[Draft]) -> None:
             or (raw_org[:1].isupper() and _JOB_WORDS.search(sentence))
         ):
             continue
-        out.append(
-            Draft(
-                kind="identity.employer_left",
-                categories=d.WORK,
-                slot_key="user.employer",
-                value=None,
-                update=d.R,
-                confidence=d.COMMITTED,
-                span=(m.start(), m.end()),
-                priority=45,
-                dates="past",
-            )
-        )
+        out.append(_left_job(m, priority=45))
     for m in _JOBLESS.finditer(text):
         if subject_is_user(text, m.start()):
-            out.append(
-                Draft(
-                    kind="identity.employer_left",
-                    categories=d.WORK,
-                    slot_key="user.employer",
-                    value=None,
-                    update=d.R,
-                    confidence=d.COMMITTED,
-                    span=(m.start(), m.end()),
-                    priority=46,
-                    dates="past",
-                )
-            )
+            out.append(_left_job(m, priority=46))
+
+
+def _left_job(m: re.Match[str], priority: int) -> Draft:
+    """The employer slot emptied: a committed change, dated in the past."""
+    return from_match(
+        "identity.employer_left",
+        "user.employer",
+        None,
+        m,
+        d.WORK,
+        d.R,
+        d.COMMITTED,
+        priority,
+        dates="past",
+    )
 
 
 def _who(text: str, out: list[Draft]) -> None:
