@@ -85,8 +85,12 @@ def make_slots(settings: Settings, path: Path | None = None) -> SlotIndex:
     return SqliteSlotIndex(path or settings.data_dir / "slots.sqlite")
 
 
-def build(settings: Settings, *, fsync: bool = True) -> App:
-    """Open every store of the deployment `settings` describes."""
+def build(settings: Settings, *, fsync: bool = True, extractor: FactExtractor | None = None) -> App:
+    """Open every store of the deployment `settings` describes.
+
+    `extractor`: the one the caller already made, reused for query-time distillation so
+    that an entry point builds a single LLM client.
+    """
     from workers.stores.file_log import FileEventLog
 
     policy = load_policy(settings.policy_file)
@@ -102,7 +106,7 @@ def build(settings: Settings, *, fsync: bool = True) -> App:
     distill = None
     if settings.openai_base_url or settings.openai_api_key:
         # The paper's one LLM call at query time (§3.5): off when no LLM is configured.
-        distill = getattr(make_extractor(settings, "llm"), "distill", None)
+        distill = getattr(extractor or make_extractor(settings, "llm"), "distill", None)
     return App(
         settings=settings,
         distill=distill,

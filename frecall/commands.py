@@ -92,7 +92,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         raise ConfigError(f"{args.file}: no such file")
     settings = settings_from(args)
     extractor = make_extractor(settings, args.extractor)
-    app = build(settings)
+    app = build(settings, extractor=extractor)
     try:
         report = EmbeddedPipeline(app).ingest_turns(args.file, extractor)
     finally:

@@ -28,7 +28,7 @@ def serve(settings: Settings, host: str, port: int, *, limits: ApiLimits | None 
     Raises `FRError` when the deployment cannot be opened (e.g. another process holds it).
     """
     extractor = make_extractor(settings)
-    app = build(settings)
+    app = build(settings, extractor=extractor)
     try:
         api = create_app(app, extractor, limits=limits)
         config = uvicorn.Config(
