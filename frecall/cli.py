@@ -60,6 +60,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", parents=[common], help="rebuild every store from the log")
     p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--from-kafka",
+        action="store_true",
+        help="distributed: rebuild Redis and the vector index from fr.edges + fr.commands",
+    )
+
+    p = sub.add_parser("compact", parents=[common], help="archive long-dead facts (sweep)")
+    p.add_argument("--as-of", help="ISO 8601 time (default now)")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("worker", parents=[common], help="distributed agents (Faust worker)")
+    p.add_argument(
+        "--roles",
+        default="extraction,lifecycle",
+        help="comma-separated: extraction, lifecycle (default both)",
+    )
+    p.add_argument("--loglevel", default="warning", help="Faust log level (default warning)")
 
     p = sub.add_parser("export", parents=[common], help="every fact of a user, stable order")
     p.add_argument("--user", required=True)
@@ -107,6 +124,22 @@ def build_parser() -> argparse.ArgumentParser:
     n.add_argument("--seed", type=int, default=0)
     n.add_argument("--json", action="store_true")
     n.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
+    b = bench.add_parser("growth", parents=[common], help="store growth, compaction vs flat")
+    b.add_argument("--facts", type=int, default=30000, help="facts of the heavy user")
+    b.add_argument("--days", type=int, default=730, help="simulated days (default 2 years)")
+    b.add_argument("--checkpoints", type=int, default=8, help="latency measurements over time")
+    b.add_argument("--queries", type=int, default=50, help="queries per checkpoint")
+    b.add_argument("--seed", type=int, default=7)
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--report", type=Path, help="write growth.md/json/png here")
+    b.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
+    b = bench.add_parser("pipeline", parents=[common], help="Kafka pipeline throughput/latency")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--edges", type=int, default=2000, help="edges through the lifecycle agent")
+    b.add_argument("--turns", type=int, default=600, help="turns end to end")
+    b.add_argument("--users", type=int, default=20)
+    b.add_argument("--workers", default="1,2", help="worker process counts to compare")
+    b.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
     b = bench.add_parser("query", parents=[common], help="end-to-end query latency")
     b.add_argument("--json", action="store_true")
     b.add_argument("--sizes", default="1000,10000,50000")

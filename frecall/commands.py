@@ -69,8 +69,22 @@ def run(args: argparse.Namespace) -> int:
         "serve": cmd_serve,
         "demo": demo.run,
         "bench": bench.run,
+        "compact": cmd_compact,
+        "worker": cmd_worker,
     }
     return handlers[args.command](args)
+
+
+def cmd_compact(args: argparse.Namespace) -> int:
+    from frecall.maintenance import compact_cmd
+
+    return compact_cmd(args)
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from frecall.distributed import worker_cmd
+
+    return worker_cmd(args)
 
 
 def _with_app(args: argparse.Namespace, fsync: bool = True) -> App:

@@ -30,4 +30,12 @@ def run(args: argparse.Namespace) -> int:
 
             return noise_cmd(args)
         return lifecycle.run_cmd(args)
+    if args.bench == "growth":
+        from frecall.bench import growth
+
+        return growth.run(args)
+    if args.bench == "pipeline":
+        from frecall.bench import pipeline
+
+        return pipeline.run(args)
     raise AssertionError(f"unknown bench {args.bench}")
