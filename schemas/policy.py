@@ -84,6 +84,28 @@ class EmotionPolicy(BaseModel):
     note: str = ""
 
 
+class CompactionPolicy(BaseModel):
+    """When a long-dead fact may leave the active store (DESIGN §5: "a compaction job may
+    archive long-dead facts so the active store stays bounded"; paper Appendix L projects
+    ~30,000 edges flat vs ~5,000–8,000 retrievable after two years). The retention periods
+    are ours: the paper gives none. The log keeps every fact; archived ones go to an archive
+    file and `frecall replay` restores them."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    #: Superseded this many days ago: archivable ("used to" questions look back that far).
+    superseded_days: float = Field(default=180, ge=0)
+    #: The latest superseded value of a slot stays whatever its age: it answers "what did I
+    #: have before X?" (historical intent, DESIGN §4).
+    keep_last_superseded: bool = True
+    retracted_days: float = Field(default=90, ge=0)
+    #: Near-duplicates are folded into their original as mentions (Appendix Z) on arrival.
+    duplicate_days: float = Field(default=7, ge=0)
+    #: Days after expiry (event time + `expiry_buffer_hours`, Appendix K): "past" questions
+    #: admit expired facts, so they stay a while.
+    expired_days: float = Field(default=90, ge=0)
+
+
 class Policy(BaseModel):
     """The whole lifecycle policy of a deployment."""
 
@@ -124,6 +146,7 @@ class Policy(BaseModel):
     dense_candidates: int = Field(default=60, gt=0)
     bm25_candidates: int = Field(default=20, gt=0)
     forced_candidates: int = Field(default=20, gt=0)
+    compaction: CompactionPolicy = CompactionPolicy()
 
     @model_validator(mode="after")
     def _complete(self) -> Policy:
