@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -104,6 +104,36 @@ class VectorIndex(Protocol):
         """Facts of one user, or of all users when None."""
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class FactStore(Protocol):
+    """The lifecycle stage's view of stored facts: reads, and all-or-nothing writes per user.
+
+    `commit` applies every write of one resolution at once, and only if nothing changed
+    the user's facts since `snapshot` (optimistic concurrency: two workers racing on one
+    user — e.g. during a Kafka rebalance — cannot overwrite each other's newer state; the
+    loser re-resolves). Adapters: `DirectFacts` over any `VectorIndex` (single writer),
+    `RedisFactStore` (many workers).
+    """
+
+    def get(self, user_id: str, edge_ids: Sequence[str]) -> list[FactRecord]: ...
+
+    def snapshot(self, user_id: str) -> int:
+        """A token for the user's facts as of now (a version counter)."""
+
+    def commit(
+        self,
+        user_id: str,
+        snapshot: int,
+        upserts: Sequence[IndexedFact],
+        updates: Mapping[str, Lifecycle],
+    ) -> bool:
+        """Write everything if the user's facts are still at `snapshot`; False otherwise."""
+
+    def delete(self, user_id: str, edge_ids: Sequence[str]) -> int: ...
+
+    def delete_user(self, user_id: str) -> int: ...
 
 
 class SlotIndex(Protocol):

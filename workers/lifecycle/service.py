@@ -14,8 +14,9 @@ from schemas.events import EdgeEvent, ForgetCommand
 from schemas.policy import Policy
 from schemas.records import FactRecord, Lifecycle
 from workers.errors import StorageError
+from workers.lifecycle.facts import PendingWrites, fact_store
 from workers.lifecycle.rules import group_key, resolve_slot
-from workers.ports import IndexedFact, SlotIndex, SparseVector, VectorIndex
+from workers.ports import FactStore, IndexedFact, SlotIndex, SparseVector, VectorIndex
 from workers.text import bm25
 
 log = logging.getLogger(__name__)
@@ -83,18 +84,28 @@ def inherited(own: Lifecycle, facts: list[Lifecycle]) -> Lifecycle:
     )
 
 
+#: Resolutions retried when another writer changed the user's facts meanwhile (a rebalance).
+MAX_ATTEMPTS = 50
+
+
 class LifecycleService:
-    """Applies edges: slot membership, rule resolution, and the resulting index writes."""
+    """Applies edges: slot membership, rule resolution, and the resulting fact writes.
+
+    Every `apply`/`forget` resolves into a `PendingWrites` buffer and commits it at once
+    against the snapshot it read (`FactStore.commit`); if another worker committed for the
+    same user in between, the resolution is recomputed from the new state. Slot membership
+    is idempotent, so recomputing is always safe.
+    """
 
     def __init__(
         self,
         slots: SlotIndex,
-        vectors: VectorIndex,
+        vectors: VectorIndex | FactStore,
         policy: Policy,
         sparse: Callable[[str], SparseVector] = bm25.document_vector,
     ) -> None:
         self._slots = slots
-        self._vectors = vectors
+        self._facts = fact_store(vectors)
         self._policy = policy
         self._sparse = sparse
 
@@ -106,17 +117,45 @@ class LifecycleService:
         slot = group_key(edge)
         for fact_id in edge.episodic_of:
             self._slots.add(user, EPISODE_PREFIX + fact_id, edge)
-        _, members = self._slots.add(user, slot, edge)
-        touched = {slot: members}
+        self._slots.add(user, slot, edge)
         for target in edge.retracts:
             self._slots.add_retraction(user, target, edge)
-            touched[target] = self._slots.members(user, target)
-        transitions: list[Transition] = []
-        for slot_key, slot_members in touched.items():
-            transitions += self._resolve(user, slot_key, slot_members)
-        return transitions + self._refresh_episodes(user, transitions)
+        touched = [slot, *edge.retracts]
+        return self._resolve_committed(user, touched, applied={edge.edge_id})
 
-    def _refresh_episodes(self, user: str, transitions: list[Transition]) -> list[Transition]:
+    def touched_facts(self, edge: EdgeEvent) -> list[str]:
+        """Every fact whose state `edge` can decide: the members of the slots it touches.
+
+        For a worker that must re-announce an edge's effects (its first attempt committed
+        but died before publishing them).
+        """
+        user = edge.user_id
+        ids: dict[str, None] = {edge.edge_id: None}
+        for slot in (group_key(edge), *edge.retracts):
+            for member in self._slots.members(user, slot):
+                ids[member.edge_id] = None
+                for raw in self._slots.members(user, EPISODE_PREFIX + member.edge_id):
+                    ids[raw.edge_id] = None
+        return list(ids)
+
+    def _resolve_committed(
+        self, user: str, slots: list[str], applied: set[str]
+    ) -> list[Transition]:
+        for _ in range(MAX_ATTEMPTS):
+            pending = PendingWrites(self._facts, user)
+            transitions: list[Transition] = []
+            for slot in dict.fromkeys(slots):
+                members = self._slots.members(user, slot)
+                transitions += self._resolve(pending, user, slot, members, applied)
+            transitions += self._refresh_episodes(pending, user, transitions)
+            if pending.commit():
+                return transitions
+            log.info("lifecycle: user %s changed meanwhile; resolving again", user)
+        raise StorageError("lifecycle", "commit", f"user {user}: too many concurrent writers")
+
+    def _refresh_episodes(
+        self, pending: PendingWrites, user: str, transitions: list[Transition]
+    ) -> list[Transition]:
         """Re-resolve the raw turns whose facts changed state."""
         groups: dict[str, None] = {}
         for t in transitions:
@@ -124,18 +163,24 @@ class LifecycleService:
                 groups[group_key(raw)] = None
         out: list[Transition] = []
         for slot in groups:
-            out += self._resolve(user, slot, self._slots.members(user, slot))
+            out += self._resolve(pending, user, slot, self._slots.members(user, slot), set())
         return out
 
-    def _resolve(self, user: str, slot: str, members: list[EdgeEvent]) -> list[Transition]:
+    def _resolve(
+        self,
+        pending: PendingWrites,
+        user: str,
+        slot: str,
+        members: list[EdgeEvent],
+        applied: set[str],
+    ) -> list[Transition]:
         annotations = resolve_slot(members, self._slots.retractions(user, slot), self._policy)
         for raw in members:
             if raw.episodic and raw.episodic_of:
-                facts = [r.lifecycle for r in self._vectors.get(user, list(raw.episodic_of))]
+                facts = [r.lifecycle for r in pending.get(list(raw.episodic_of))]
                 annotations[raw.edge_id] = inherited(annotations[raw.edge_id], facts)
-        existing = {r.edge_id: r.lifecycle for r in self._vectors.get(user, list(annotations))}
+        existing = {r.edge_id: r.lifecycle for r in pending.get(list(annotations))}
         transitions: list[Transition] = []
-        changed: dict[str, Lifecycle] = {}
         for edge_id, lifecycle in annotations.items():
             before = existing.get(edge_id)
             if before == lifecycle:
@@ -151,13 +196,16 @@ class LifecycleService:
                     )
                 )
             if before is not None:
-                changed[edge_id] = lifecycle
-        # New facts (not yet in the index) are upserted whole; known ones only re-annotated.
-        fresh = [m for m in members if m.edge_id not in existing]
-        if fresh:
-            self._vectors.upsert(user, [self._indexed(m, annotations[m.edge_id]) for m in fresh])
-        if changed:
-            self._vectors.update_lifecycle(user, changed)
+                pending.update(edge_id, lifecycle)
+        # A member missing from the store is written whole when it is the edge being
+        # applied, or when it is current (e.g. it came back after a forget). A non-current
+        # member that is missing was archived by compaction: it stays out.
+        for member in members:
+            lifecycle = annotations[member.edge_id]
+            if member.edge_id not in existing and (
+                member.edge_id in applied or lifecycle.state is LifecycleState.ACTIVE
+            ):
+                pending.upsert(self._indexed(member, lifecycle))
         return transitions
 
     def _indexed(self, edge: EdgeEvent, lifecycle: Lifecycle) -> IndexedFact:
@@ -173,18 +221,16 @@ class LifecycleService:
         user = command.user_id
         if command.edge_id is None:
             removed = {
-                "vector_index": self._vectors.delete_user(user),
+                "vector_index": self._facts.delete_user(user),
                 "slot_index": self._slots.delete_user(user),
             }
             return ForgetReceipt(user, None, removed)
         touched = self._slots.remove(user, command.edge_id)
-        deleted = self._vectors.delete(user, [command.edge_id])
-        changed: list[Transition] = []
-        for slot in (key for key in touched if not key.startswith(EPISODE_PREFIX)):
-            # Facts the forgotten one superseded or retracted come back: state is a
-            # function of the remaining set.
-            changed += self._resolve(user, slot, self._slots.members(user, slot))
-        self._refresh_episodes(user, changed)
+        deleted = self._facts.delete(user, [command.edge_id])
+        # Facts the forgotten one superseded or retracted come back: state is a
+        # function of the remaining set.
+        slots = [key for key in touched if not key.startswith(EPISODE_PREFIX)]
+        self._resolve_committed(user, slots, applied=set())
         return ForgetReceipt(
             user, command.edge_id, {"vector_index": deleted, "slot_index": len(touched)}
         )
