@@ -170,7 +170,7 @@ RELATIONAL = rows(
     Row("We got engaged!!", "user.relationship_status", REL, R, TOP, "engaged"),
     Row("my new apprentice Deniz is 17", "user.apprentice", REL, R, TOP, "Deniz"),
     Row("now I have Deniz as my apprentice", "user.apprentice", REL, R, TOP, "Deniz"),
-    Row("My new boss is Karen", "user.boss", REL, R, TOP, "Karen"),
+    Row("My new boss is Karen", "user.manager", REL, R, TOP, "Karen"),
     Row("I made a new friend, Sam", "user.friend.sam", REL, A, HIGH, "Sam"),
     Row("my new coworker Jin is great", "user.coworker.jin", REL, A, HIGH, "Jin"),
     Row("We adopted a cat named Miso", "pet.cat", REL, A, TOP, "Miso"),
@@ -307,7 +307,7 @@ EVENTS = rows(
 )
 PROJECTS = rows(
     Row("I'm writing my thesis", "project.thesis", PROJ, R, HIGH, "active"),
-    Row("I started working on a book proposal", "project.proposal", PROJ, R, HIGH),
+    Row("I started working on a book proposal", "project.book", PROJ, R, HIGH),
     Row("I defended my thesis!", "project.thesis", PROJ, R, TOP, "done"),
     Row("thesis defended", "project.thesis", PROJ, R, TOP, "done"),
     Row("I put the app on hold", "project.app", PROJ, R, TOP, "paused"),
@@ -387,7 +387,7 @@ RETRACTIONS = rows(
     Row(
         "The book is finished before it began",
         None,
-        retracts=("project.proposal",),
+        retracts=("project.book",),
         context=("working on a book proposal about chaplaincy",),
     ),
 )

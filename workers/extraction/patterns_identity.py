@@ -133,9 +133,10 @@ def _place(raw: str) -> str | None:
     return place
 
 
-def _org(raw: str) -> str | None:
+def _org(raw: str, employed: bool = False) -> str | None:
+    """`employed`: the verb says the user works there, so "the water board" is a workplace."""
     org = trim_phrase(raw, 4)
-    if not org or org.lower() in _NOT_ORGS or _CLUBS.search(org):
+    if not org or org.lower() in _NOT_ORGS or (_CLUBS.search(org) and not employed):
         return None
     if org.lower().split()[0] in {"it", "this", "that", "them", "us", "you", "home"}:
         return None
@@ -202,7 +203,7 @@ def _work(text: str, sentence: str, out: list[Draft]) -> None:
         verb = m["verb"].lower()
         if not subject_is_user(text, m.start()) and not verb.startswith("my"):
             continue
-        org = _org(m["obj"])
+        org = _org(m["obj"], employed=verb.startswith("work"))
         if org is None or (
             verb.startswith("join") and not org[:1].isupper() and not _JOB_WORDS.search(text)
         ):

@@ -94,7 +94,8 @@ _PET_PLAN = re.compile(
     r"|adopt)|gonna\s+(?:get|adopt)|getting|want\s+to\s+(?:get|adopt)|wanna\s+(?:get|adopt)"
     r"|looking\s+(?:at|into|for)(?:\s+(?:getting|adopting))?|(?:thinking|dreaming)\s+(?:about"
     r"|of)\s+(?:getting|adopting)|considering(?:\s+(?:getting|adopting))?|hoping\s+to\s+(?:get"
-    r"|adopt)|about\s+to\s+(?:get|adopt)|on\s+the\s+(?:wait)?list\s+for|researching|adopting"
+    r"|adopt)|about\s+to\s+(?:get|adopt)|on\s+the\s+(?:wait(?:ing)?\s*)?list\s+for|researching"
+    r"|adopting|(?:really\s+)?want(?:s|ed)?(?=\s+(?:a|an|another)\s)"
     r"|(?:would|'d)\s+love\s+(?:to\s+(?:get|adopt))?|saving\s+(?:up\s+)?for|visiting\s+breeders\s+for)"
     rf"\s+(?:(?:a|an|some|another|the|two)\s+)?(?:[\w-]+\s+){{0,3}}?(?P<obj>{_PET_WORDS})\b"
     r"(?!\s+(?:sitter|food|allergy|hair|toys?|bed|walker|park|person|groomer|insurance)"
@@ -198,7 +199,12 @@ def find(clause: Clause) -> list[Draft]:
         if not subject_is_user(text, m.start()):
             continue
         target = trim_phrase(m["inst"], 3) if m["inst"] else _name(m["obj"])
-        if target:
+        if target and not m["inst"] and target.lower().split()[-1] in PROJECT_HEADS:
+            # "my application for the Seoul exchange" is the exchange plan: its topic is the
+            # key that "the exchange is dead" will name (slots.project_slot).
+            out.append(_draft("project.applied", project_slot(target), "applied", m,
+                              d.STATED, 14, dates="past"))  # fmt: skip
+        elif target:
             # The institution names the plan ("exchange at UBC" → project.ubc) because it
             # is what the user will call it later: "the ubc thing is dead" (paper C.3).
             out.append(

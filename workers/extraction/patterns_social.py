@@ -60,6 +60,12 @@ _TOGETHER = re.compile(
 _IS_MY_PARTNER = re.compile(
     rf"\b(?P<name>{_CAP})\s+(?:is|'s)\s+(?:now\s+)?my\s+(?:new\s+)?(?:{_PARTNER})\b", _I
 )
+#: "I'm with Farid now", "…we split, and now there's Luca": the current partner, named.
+_WITH_NOW = re.compile(
+    rf"\b(?:i'm|i\s+am|im)\s+(?:now\s+)?(?:with|seeing)\s+(?P<name>{_CAP})\s+(?:now|these\s+days"
+    rf"|nowadays)\b|^\s*(?:and\s+)?now\s+(?:there's|there\s+is|it's)\s+(?P<name2>{_CAP})\s*[!.]*$",
+    _I,
+)
 _STATUS = re.compile(
     r"\b(?:got|getting|just\s+got|are|we're|i'm|im|am|finally\s+got)\s+(?P<status>married|"
     r"engaged|hitched)\b(?!\s+to)",
@@ -68,7 +74,7 @@ _STATUS = re.compile(
 _ENDED = re.compile(
     r"\b(?:broke\s+up|split\s+up|splitting\s+up|breaking\s+up|got\s+divorced|getting\s+divorced"
     r"|divorced|ended\s+things|called\s+it\s+quits|got\s+dumped|broke\s+(?:things|it)\s+off"
-    r"|(?:separated|are\s+done|ended(?:\s+(?:it|things))?(?:\s+a\s+while\s+(?:back|ago))?)"
+    r"|(?:separated|split|are\s+done|ended(?:\s+(?:it|things))?(?:\s+a\s+while\s+(?:back|ago))?)"
     r"(?!\s+(?:up|with|the|my|our|them|out)\b))"
     rf"(?:\s+with\s+{_NAME})?",
     _I,
@@ -131,8 +137,11 @@ _PET_GONE = re.compile(
 
 def _role_key(role: str) -> str:
     role = " ".join(role.lower().split())
+    # One person is one's boss, manager or supervisor: "my boss X" and later "my new manager
+    # is Y" must land in one slot, or the old name stays current (Appendix F).
     return {"landlady": "landlord", "adviser": "advisor", "gp": "doctor", "flatmate": "roommate",
-            "housemate": "roommate", "personal trainer": "trainer"}.get(role, role)  # fmt: skip
+            "housemate": "roommate", "personal trainer": "trainer", "boss": "manager",
+            "supervisor": "manager"}.get(role, role)  # fmt: skip
 
 
 def _named(name: str | None) -> str | None:
@@ -189,6 +198,10 @@ def find(clause: Clause) -> list[Draft]:
     for m in _IS_MY_PARTNER.finditer(text):
         if name := _named(m["name"]):
             partner(m, name, "partner.named")
+    for m in _WITH_NOW.finditer(text):
+        ended_before = _ENDED.search(clause.sentence_text or "")
+        if (m["name"] or ended_before) and (name := _named(m["name"] or m["name2"])):
+            partner(m, name, "partner.new" if m["name"] else "partner.new_noun")
     for m in _TOGETHER.finditer(text):
         if name := _named(m["n1"] or m["n2"]):
             partner(m, name, "partner.together")

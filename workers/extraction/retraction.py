@@ -20,6 +20,7 @@ from workers.extraction import draft as d
 from workers.extraction.clauses import Clause, subject_is_user
 from workers.extraction.draft import Draft
 from workers.extraction.lexicon import PETS, words
+from workers.extraction.patterns_plans import PROJECT_HEADS
 from workers.extraction.slots import guess_slots, is_plan_slot
 
 _I = re.IGNORECASE
@@ -38,7 +39,8 @@ _MARKERS: tuple[re.Pattern[str], ...] = tuple(
         rf"|called\s+off)\s+(?P<t>it|that|this|everything|{_NP}){_END}",
         rf"\bcall(?:ed|ing)?\s+(?P<t>it|that|{_NP})\s+off\b",
         r"\bforget\s+(?:(?:that\s+)?i\s+(?:ever\s+)?(?:mentioned|said|brought\s+up|told\s+you)"
-        r"(?:\s+(?:it|that|anything))?(?:\s+about\s+(?P<t>[^,.;!?]+))?|about\s+(?P<t2>it|that|"
+        r"(?:\s+(?:it|that|anything))?(?:\s+about\s+(?P<t>[^,.;!?]+)|\s+(?P<t3>(?:the|my|our)\s+"
+        r"[^,.;!?]+|(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?))?|about\s+(?P<t2>it|that|"
         rf"{_NP}){_END})",
         rf"\b(?P<t>{_NP}|it|that)\s+(?:fell\s+through|(?:was|got|has\s+been|is|have\s+been|were"
         r"|just\s+got)\s+(?:officially\s+)?(?:cancell?ed|called\s+off|scrapped|axed|nixed"
@@ -53,10 +55,15 @@ _MARKERS: tuple[re.Pattern[str], ...] = tuple(
         r"\b(?:never\s*mind|nvm)\b(?:\s+(?:about\s+)?(?P<t>(?:the|my|our)\s+[^,.;!?]+))?",
         r"\b(?:gave|giving|give|given)\s+up\s+on\s+(?P<t>[^,.;!?]+)",
         r"\b(?:pulled|backed|backing|pulling)\s+out\s+of\s+(?P<t>[^,.;!?]+)",
+        # Guarded in `find`: only a plan-like target ("dropping the cabin plan", not "dropped
+        # the kids off"; "no more Japan trip", not "no more coffee").
+        rf"\b(?:dropping|dropped|drop|no\s+more)\s+(?P<t>{_NP}|[\w'-]+(?:\s+[\w'-]+){{0,3}}?){_END}",
+        rf"\b(?P<t>{_NP})\s+(?:is|'s|was)\s+(?:now\s+)?off\s+the\s+(?:table|cards)\b",
     )
 )
+_GUARDED = frozenset({len(_MARKERS) - 2})
 #: Markers whose verb must be the user's ("I decided against …", "we gave up on …").
-_SPEAKER_MARKERS = frozenset({7, 8, 10, 11})
+_SPEAKER_MARKERS = frozenset({7, 8, 10, 11, 12})
 _OTHERS = re.compile(r"(?:your|his|her|their)\b", _I)
 _PRONOUNS = frozenset(
     words(
@@ -78,9 +85,11 @@ def find(clause: Clause) -> list[Draft]:
     for index, pattern in enumerate(_MARKERS):
         for m in pattern.finditer(clause.text):
             groups = m.groupdict()
-            target = (groups.get("t") or groups.get("t2") or "").strip()
+            target = (groups.get("t") or groups.get("t2") or groups.get("t3") or "").strip()
             if _OTHERS.match(target):
                 continue  # "don't give up on your dreams": not the user's plan
+            if index in _GUARDED and not _plan_like(target):
+                continue
             if index in _SPEAKER_MARKERS and not subject_is_user(clause.text, m.start()):
                 continue
             out.append(
@@ -119,3 +128,12 @@ def resolve(target: str, candidates: Sequence[tuple[str, str]]) -> tuple[str, ..
         if wanted & (_words(slot.replace(".", " ").replace("_", " ")) | _words(text)):
             return (slot,)
     return guess_slots(target)
+
+
+def _plan_like(target: str) -> bool:
+    """Is `target` named like a plan (a pet, a trip, a project)? Guards the weak markers."""
+    slots = guess_slots(target)
+    if not slots or not is_plan_slot(slots[0]):
+        return False
+    head = slots[0].split(".")[1]
+    return not slots[0].startswith("project.") or head in PROJECT_HEADS

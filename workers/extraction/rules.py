@@ -29,13 +29,17 @@ from schemas.events import TurnEvent
 from workers.extraction import draft as d
 from workers.extraction import (
     patterns_events,
+    patterns_home,
     patterns_identity,
     patterns_leisure,
     patterns_money,
     patterns_plans,
     patterns_prefs,
     patterns_social,
+    patterns_vehicle,
+    patterns_ventures,
     patterns_wellbeing,
+    patterns_work,
     retraction,
 )
 from workers.extraction.assembly import merge, revalidated, segments, spread_emotion
@@ -59,13 +63,17 @@ logger = logging.getLogger(__name__)
 FAMILIES: tuple[Callable[[Clause], list[Draft]], ...] = (
     retraction.find,
     patterns_money.find,
+    patterns_vehicle.find,
     patterns_events.find,
     patterns_wellbeing.find,
     patterns_leisure.find,
     patterns_prefs.find,
     patterns_social.find,
     patterns_identity.find,
+    patterns_home.find,
+    patterns_work.find,
     patterns_plans.find,
+    patterns_ventures.find,
 )
 _PAST_TENSE = re.compile(
     r"\b(?:was|were|went|did|won|lost|attended|finished|happened|came|saw|met|enjoyed|loved"
@@ -78,6 +86,8 @@ _TODAY = re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b
 _NEAR = timedelta(hours=36)
 _MAX_TEXT = 4_900
 _NOUN_FAMILIES = ("financial", "obligation", "logistics", "event", "retraction")
+#: Kinds matched on a noun phrase in any family ("New title: …", "First week at …").
+_NOUN_KINDS = ("_noun",)
 _DETS = frozenset(words("my our the a an this that his her their its your"))
 
 
@@ -211,6 +221,7 @@ def _finish(f: _Found, timestamp: datetime) -> ExtractedFact | None:
         f.clause.text.find(f.segment) == dr.span[0]
         and first_word not in _DETS
         and not dr.kind.startswith(_NOUN_FAMILIES)
+        and not dr.kind.endswith(_NOUN_KINDS)
     )
     text = third_person(f.segment, verb_first) or f.clause.text
     text = with_date(text, mention.when if mention else None)[:_MAX_TEXT]

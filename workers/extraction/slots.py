@@ -103,9 +103,38 @@ def flight_slot(destination: str | None) -> str:
     return f"flight.{dest or 'next'}"
 
 
+#: Heads that name the stage or paperwork of a plan, not the plan: "the kitchen renovation",
+#: "the kitchen reno" and "the new kitchen" are one plan, as are "my book proposal" and "the
+#: book", "the exchange application" and "the exchange" (the canonical key is the topic).
+_STAGE_HEADS = frozenset(
+    words(
+        "renovation reno remodel refurb refurbishment makeover redo application applications "
+        "proposal proposals plan plans project idea thing build semester programme programmes "
+        "program programs course itinerary"
+    )
+)
+
+
+def plan_topic(name: str) -> str:
+    """The topic a plan is about: its head noun, or the noun before a stage head ("a
+    master's in data science" is about the master's)."""
+    before = re.split(r"\b(?:in|at|to|for|with|about|by|from|of|on|near)\b", name, maxsplit=1)[0]
+    name = before if re.search(r"\w", before) else name
+    content = [
+        w.strip("'").replace("'", "")  # "master's" → masters
+        for w in re.findall(r"[\w']+", name.lower())
+        if w not in _NOT_CONTENT and w not in {"new", "own", "big", "little", "summer"}
+    ]
+    content = [w for w in content if w]
+    while len(content) > 1 and content[-1] in _STAGE_HEADS:
+        content.pop()
+    return content[-1] if content else ""
+
+
 def project_slot(name: str) -> str:
-    """Projects are keyed by their head noun: "my PhD thesis", "the thesis" → project.thesis."""
-    head = head_noun(name)
+    """Projects are keyed by their topic: "my PhD thesis", "the thesis" → project.thesis;
+    "the kitchen renovation", "the kitchen reno" → project.kitchen."""
+    head = plan_topic(name) or head_noun(name)
     return f"project.{head}" if head else "project.unnamed"
 
 
@@ -187,9 +216,9 @@ def guess_slots(target: str) -> tuple[str, ...]:
     head = head_noun(target)
     if not head or head in {"it", "that", "this", "everything", "all"}:
         return ()
-    keys = [f"project.{head}"]
+    keys = [project_slot(target)]
     content = [w for w in re.findall(r"[a-z0-9']+", target.lower()) if w not in _NOT_CONTENT]
-    if (pair := "_".join(content[-2:])) and pair != head:
+    if (pair := "_".join(content[-2:])) and pair != head and f"project.{pair}" not in keys:
         keys.append(f"project.{pair}")  # applications are keyed by two words: grad_school
     if re.search(rf"\b(?-i:[A-Z])\w*\s*$|\b(?-i:[A-Z]){re.escape(head[1:])}", target, re.I):
         keys.append(f"trip.{head}.plan")  # a proper noun may be a destination: "Japan"
