@@ -4,16 +4,26 @@
 #   deploy/local/with-services.sh CMD [ARG...]
 #
 # Exports to CMD:
-#   FR_TEST_REDIS_URL   redis://127.0.0.1:PORT/0
+#   FR_TEST_REDIS_URL        redis://127.0.0.1:PORT/0
+#   FR_TEST_KAFKA_BOOTSTRAP  127.0.0.1:PORT (a real single-node KRaft broker, deploy/local/kafka.sh)
+#   FR_PYTHON                <repo>/.venv/bin/python when it exists (unless already set); kafka.sh
+#                            uses it for its metadata readiness probe (confluent-kafka)
 # A service whose FR_TEST_* variable the caller already set is used as is and not started.
 #
 # Environment:
-#   FR_REDIS_PORT   use exactly this port (default: the first free port in 6390-6409)
-#   FR_RUN_DIR      parent of this run's private run dir (default <repo>/.run)
+#   FR_REDIS_PORT             use exactly this port (default: the first free port in 6390-6409)
+#   FR_KAFKA_PORT             use exactly this listener port (default: the first free one of
+#                             19092, 19094, ..., 19110); the controller port is listener + 1, or
+#                             FR_KAFKA_CONTROLLER_PORT when both are given
+#   FR_KAFKA_START_TIMEOUT, FR_KAFKA_JVM_OPTS, JAVA_HOME   passed on to kafka.sh
+#   FR_RUN_DIR                parent of this run's private run dir (default <repo>/.run)
 #
-# Every run gets its own run dir (services.<pid>): parallel runs in one checkout never share a
-# pidfile, so each stops only the servers it started. Services are stopped on exit, pass or
-# fail, and on Ctrl-C; the script exits with CMD's status.
+# Every run gets its own private run dir (mktemp -d: FR_RUN_DIR/services.XXXXXX, mode 0700):
+# parallel runs in one checkout never share a pidfile, so each stops only the servers it
+# started (by the pids in its own pidfiles). Services are stopped on exit, pass or fail, and
+# on Ctrl-C; the run dir is removed when every stop succeeded. The script exits with CMD's
+# status. Services start one after the other: Redis is up in well under a second, so starting
+# it alongside Kafka (10-20 s) would save nothing worth a background job's signal handling.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -26,7 +36,10 @@ fi
 
 log() { echo "with-services.sh: $*" >&2; }
 
-export FR_RUN_DIR="${FR_RUN_DIR:-$REPO_ROOT/.run}/services.$$"
+RUN_PARENT="${FR_RUN_DIR:-$REPO_ROOT/.run}"
+mkdir -p "$RUN_PARENT"
+FR_RUN_DIR="$(mktemp -d "$RUN_PARENT/services.XXXXXX")" # unique, mode 0700
+export FR_RUN_DIR
 STOPS=() # functions stopping what was started, run in reverse order
 
 # shellcheck disable=SC2317  # run by the EXIT trap
@@ -46,6 +59,10 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+
+if [[ -z ${FR_PYTHON:-} && -x $REPO_ROOT/.venv/bin/python ]]; then
+    export FR_PYTHON="$REPO_ROOT/.venv/bin/python"
+fi
 
 # --- Redis ------------------------------------------------------------------------------
 REDIS_PORT=""
@@ -82,8 +99,53 @@ else
 fi
 
 # --- Kafka ------------------------------------------------------------------------------
-# To be added with deploy/local/kafka.sh: unless the caller set its FR_TEST_* variable, start
-# it like Redis above, append its stop function to STOPS, and export its FR_TEST_* address.
+# kafka.sh keeps its pidfile in $FR_RUN_DIR/kafka (this run's private dir), so stopping needs
+# no port: it stops whatever broker this run started, by that pid, or nothing.
+# shellcheck disable=SC2317  # run through STOPS
+stop_kafka() { bash "$HERE/kafka.sh" stop; }
+
+# The broker could not bind a port that looked free (another run took it in between)?
+kafka_bind_failed() {
+    grep -qE 'Address already in use|BindException' "$FR_RUN_DIR/kafka/kafka.log" 2>/dev/null
+}
+
+start_kafka() {
+    local ports port controller status out
+    if [[ -n ${FR_KAFKA_PORT:-} ]]; then
+        ports=("$FR_KAFKA_PORT")
+    else
+        mapfile -t ports < <(seq 19092 2 19110)
+    fi
+    STOPS+=(stop_kafka) # before starting: a Ctrl-C during the start still stops it
+    for port in "${ports[@]}"; do
+        controller=$((port + 1))
+        if [[ -n ${FR_KAFKA_PORT:-} && -n ${FR_KAFKA_CONTROLLER_PORT:-} ]]; then
+            controller="$FR_KAFKA_CONTROLLER_PORT"
+        fi
+        rm -f "$FR_RUN_DIR/kafka/kafka.log" # kafka_bind_failed reads this attempt's log only
+        status=0
+        out="$(FR_KAFKA_PORT="$port" FR_KAFKA_CONTROLLER_PORT="$controller" \
+            bash "$HERE/kafka.sh" start)" || status=$?
+        if ((status == 0)); then
+            export FR_TEST_KAFKA_BOOTSTRAP="${out#FR_KAFKA_BOOTSTRAP=}"
+            log "FR_TEST_KAFKA_BOOTSTRAP=$FR_TEST_KAFKA_BOOTSTRAP"
+            return 0
+        fi
+        if ((status == 1)) && kafka_bind_failed; then
+            log "port $port was taken while the broker started; trying the next one"
+        elif ((status != 75)); then # 75: port taken, try the next one
+            return "$status"
+        fi
+    done
+    log "no free Kafka port among: ${ports[*]} (controller port = port + 1)"
+    return 1
+}
+
+if [[ -z ${FR_TEST_KAFKA_BOOTSTRAP:-} ]]; then
+    start_kafka
+else
+    log "using the caller's FR_TEST_KAFKA_BOOTSTRAP=$FR_TEST_KAFKA_BOOTSTRAP"
+fi
 
 # --- Run --------------------------------------------------------------------------------
 status=0
