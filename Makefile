@@ -28,10 +28,19 @@ typecheck: install
 unit: install
 	$(BIN)/pytest -q tests/unit
 
-# Integration and e2e tests need Redis (and later Kafka): deploy/local starts them on
-# loopback and stops them by pid when the tests end, pass or fail.
+# Integration and e2e tests need Redis and Kafka: deploy/local/with-services.sh starts them on
+# loopback (free ports, a private run dir) and stops them by pid when the tests end, pass or fail.
 test: install lint typecheck
 	bash deploy/local/with-services.sh $(BIN)/pytest -q tests
+
+# Redis (6379) and Kafka (9092) for a developer session, until `make services-down`; ports
+# from FR_REDIS_PORT / FR_KAFKA_PORT. Prints `export FR_...` lines, also in .run/local/env:
+# `source .run/local/env` (or `eval "$(deploy/local/up.sh)"`) to point frecall at them.
+services-up:
+	bash deploy/local/up.sh
+
+services-down:
+	bash deploy/local/down.sh
 
 LOCOMO ?= ../shared/data/locomo/locomo_dev.json
 BENCH_DIR ?= .run/bench
