@@ -5,9 +5,10 @@ categories, replace chains with soft updates, scheduled events with reschedules 
 cancellations, project stages, accumulating one-off facts and restatements), with two
 changes that matter for store growth:
 
-* **Any span.** `generate_facts` covers 548 days; longer spans are tiled with independent
-  548-day windows of the same density (ids and slot keys made distinct per window), cut at
-  the start of the span.
+* **Any span, even density.** `generate_facts` covers 548 days, but its first and last
+  months are thin (episodes start uniformly and reserve room for their later facts). Spans
+  are tiled with independent windows (ids and slot keys made distinct per window) of which
+  only the middle `SPAN - 2·MARGIN` days are kept, so activity is level over the span.
 * **Attributes, not episodes.** The corpus gives every replace episode its own slot
   (`pref.coffee:3`), so every episode leaves a current value behind. A person has a few
   coffee habits, not hundreds: here `REPLACE_GROUP` consecutive episodes of a replace kind
@@ -31,6 +32,9 @@ USER = "ana"
 END = datetime(2026, 11, 30, tzinfo=UTC)
 #: Replace episodes per shared slot (our choice: ~8 episodes ≈ 18 values per attribute).
 REPLACE_GROUP = 8
+#: Thin edges of a generated window that are left out (measured: the density of a 548-day
+#: window ramps up over its first ~4 months and down over its last ~4).
+MARGIN = timedelta(days=120)
 _REPLACE_KEYS = frozenset(f.key for f in FAMILIES if f.mode == "replace")
 _SLOT = re.compile(r"^(?P<key>[^:]+):(?P<n>\d+)(?P<rest>.*)$")
 
@@ -50,23 +54,30 @@ def _slot(raw: str, window: int) -> str:
 
 
 def life(n: int, days: int, seed: int, end: datetime = END) -> list[dict[str, Any]]:
-    """`n` (or slightly fewer) `ingest-edges` lines of `USER` over the `days` before `end`,
+    """`n` (or a few fewer) `ingest-edges` lines of `USER` over the `days` before `end`,
     in time order."""
-    per_window = round(n * SPAN.days / days)
+    per_window = max(1, round(n * SPAN.days / days))
     got = _tiled(per_window, days, seed, end)
-    if 0 < len(got) < n:
-        # Episodes reserve room at the end of a window: one proportional correction.
+    if got and len(got) != n:
+        # The kept middle of a window is denser than its average: one proportional correction.
         got = _tiled(math.ceil(per_window * n / len(got)), days, seed, end)
-    return got[:n]
+    if len(got) > n:
+        # Thin evenly over time, so the density stays level.
+        drop = {round(i * len(got) / (len(got) - n)) for i in range(len(got) - n)}
+        got = [f for i, f in enumerate(got) if i not in drop][:n]
+    return got
 
 
 def _tiled(per_window: int, days: int, seed: int, end: datetime) -> list[dict[str, Any]]:
     start = end - timedelta(days=days)
-    windows = max(1, math.ceil(days / SPAN.days))
+    kept = SPAN - 2 * MARGIN
+    windows = max(1, math.ceil(days / kept.days))
     out: list[dict[str, Any]] = []
     for w in range(windows):
-        for fact in generate_facts(per_window, seed + w, {USER: 1.0}, end=end - w * SPAN):
-            if _parse_time(fact["ingest_time"]) < start:
+        high = end - w * kept
+        low = max(high - kept, start)
+        for fact in generate_facts(per_window, seed + w, {USER: 1.0}, end=high + MARGIN):
+            if not low <= _parse_time(fact["ingest_time"]) < high:
                 continue
             fact = {**fact, "edge_id": f"{fact['edge_id']}-w{w}"}
             if fact.get("slot_key"):

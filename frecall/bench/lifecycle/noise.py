@@ -357,8 +357,29 @@ def noise_cmd(args: argparse.Namespace) -> int:
         result = measure_noise(Path(args.dir), levels, seed, embedder, root)
     finally:
         shutil.rmtree(root, ignore_errors=True)
+    paths = write_report(result, Path(args.dir) / "reports")
+    print(f"bench lifecycle noise: wrote {', '.join(map(str, paths))}", file=sys.stderr)
     if getattr(args, "json", False):
         print(json.dumps(result))
     else:
         print(tables(result))
     return 0
+
+
+def write_report(result: Mapping[str, Any], out: Path) -> list[Path]:
+    """noise.md, noise.json and noise.png (Jaccard@10 vs level per perturbation) in `out`
+    (the command has no --report option: `out` is the benchmark dir's `reports/`)."""
+    from frecall.bench.plots import noise_png
+
+    out.mkdir(parents=True, exist_ok=True)
+    png = noise_png(result, out / "noise.png")
+    md = out / "noise.md"
+    md.write_text(
+        "# Metadata-noise robustness and λ sweep (gold track; paper §6.7, Appendix AH)\n\n"
+        f"{result['questions']} questions, seed {result['seed']}, embedder "
+        f"`{result['embedder']}`.\n\n```\n{tables(result)}\n```\n\n![noise]({png.name})\n",
+        encoding="utf-8",
+    )
+    js = out / "noise.json"
+    js.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    return [md, js, png]

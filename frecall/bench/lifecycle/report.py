@@ -1,11 +1,9 @@
 """Reports of a lifecycle run: `report.md` (headline and per-AV tables, significance tests,
-failure examples), `report.json` (everything, per question) and PNG bar charts when
-matplotlib is installed (it is not a dependency: without it the plots are skipped and the
-report says so)."""
+failure examples), `report.json` (everything, per question) and `report.png` (pass and
+staleness per attack vector, one bar per configuration)."""
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -136,37 +134,15 @@ def markdown(
 
 
 def _plots(result: Mapping[str, Any], out: Path) -> tuple[list[str], str]:
-    try:
-        matplotlib = importlib.import_module("matplotlib")
-    except ImportError:
-        return [], "matplotlib is not installed: plots skipped (`pip install matplotlib`)."
-    matplotlib.use("Agg")
-    plt = importlib.import_module("matplotlib.pyplot")
-    names = list(result["configs"])
-    avs = list(result["configs"][names[0]]["per_av"])
-    written = []
-    for metric in ("pass", "stale"):
-        fig, ax = plt.subplots(figsize=(11, 4))
-        width = 0.8 / len(names)
-        for j, name in enumerate(names):
-            values = [100 * (result["configs"][name]["per_av"][av][metric] or 0) for av in avs]
-            ax.bar([i + j * width for i in range(len(avs))], values, width, label=name)
-        ax.set_xticks([i + 0.4 - width / 2 for i in range(len(avs))], avs)
-        ax.set_ylabel(f"{metric} %")
-        ax.set_title(f"{metric} by attack vector ({result['track']} track)")
-        ax.legend(fontsize=8, ncols=3)
-        fig.tight_layout()
-        name = f"{metric}_by_av_{result['track']}.png"
-        fig.savefig(out / name, dpi=120)
-        plt.close(fig)
-        written.append(name)
-    return written, ""
+    from frecall.bench.plots import lifecycle_png
+
+    return [lifecycle_png(result, out / "report.png").name], ""
 
 
 def write_report(
     result: Mapping[str, Any], records: Sequence[Mapping[str, Any]], out: Path
 ) -> list[Path]:
-    """Write report.md, report.json (and PNGs when possible); the paths written."""
+    """Write report.md, report.json and report.png; the paths written."""
     out.mkdir(parents=True, exist_ok=True)
     plots, note = _plots(result, out)
     (out / "report.md").write_text(markdown(result, records, plots, note), encoding="utf-8")

@@ -1,0 +1,119 @@
+"""Every benchmark harness runs through the CLI at tiny sizes (a smoke test, not timing).
+
+Checks the `--json` contracts of DESIGN §6 and the report artefacts (markdown, JSON, valid
+PNG). Sizes are minimal and the hashing embedder stands in for MiniLM where the command
+takes `--embedder`; the numbers themselves are not asserted (CONVENTIONS 17).
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from frecall.cli import main
+
+pytestmark = pytest.mark.e2e
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+LIFECYCLE_CONFIGS = {"full", "flat"}
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
+    code = main(list(argv))
+    out = capsys.readouterr().out
+    assert code == 0, out
+    return json.loads(out)  # exactly one JSON object on stdout
+
+
+def assert_png(path: Path) -> None:
+    data = path.read_bytes()
+    assert data[:8] == PNG_SIGNATURE, path
+    assert data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    assert width > 100 and height > 100
+    assert data.rstrip(b"\x00")[-8:-4] == b"IEND"
+
+
+@pytest.fixture(scope="module")
+def lifecycle_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("lifecycle") / "bench"
+    assert main(["bench", "lifecycle", "generate", "--personas", "2", "--seed", "7",
+                 "--out", str(out)]) == 0  # fmt: skip
+    return out
+
+
+def test_bench_scorer(capsys: pytest.CaptureFixture[str]) -> None:
+    got = run_json(capsys, "bench", "scorer", "--iterations", "5", "--sizes", "20,100", "--json")
+    assert set(got["p50_us"]) == set(got["p95_us"]) == {"20", "100"}
+    assert all(v > 0 for v in got["p50_us"].values())
+
+
+def test_bench_query(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    got = run_json(capsys, "bench", "query", "--sizes", "150", "--queries", "3",
+                   "--embedder", "hashing", "--data-dir", str(tmp_path), "--json")  # fmt: skip
+    assert set(got["p50_ms"]) == set(got["p95_ms"]) == {"150"}
+    assert got["facts"]["150"] == 150
+
+
+def test_bench_locomo_on_the_tiny_fixture(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    got = run_json(capsys, "bench", "locomo", "--data", str(FIXTURES / "locomo_tiny.json"),
+                   "--embedder", "hashing", "--data-dir", str(tmp_path), "--json")  # fmt: skip
+    for key in ("recall@5", "recall@10"):
+        assert {"hybrid", "bm25", "dense"} <= set(got[key])
+    assert got["counts"]["questions"] == 4
+    assert {"single-hop", "temporal", "multi-hop"} == set(got["per_category"])
+
+
+@pytest.mark.parametrize("track", ["gold", "text"])
+def test_bench_lifecycle_run_with_report(
+    capsys: pytest.CaptureFixture[str], lifecycle_dir: Path, tmp_path: Path, track: str
+) -> None:
+    report = tmp_path / "report"
+    got = run_json(capsys, "bench", "lifecycle", "run", str(lifecycle_dir), "--track", track,
+                   "--embedder", "hashing", "--report", str(report), "--json")  # fmt: skip
+    assert set(got["configs"]) >= LIFECYCLE_CONFIGS
+    for config in got["configs"].values():
+        assert {"pass", "stale", "per_av"} <= set(config)
+    assert (report / "report.md").read_text().startswith(f"# Lifecycle benchmark — {track}")
+    document = json.loads((report / "report.json").read_text())
+    assert set(document["configs"]) == set(got["configs"])
+    assert document["plots"] == ["report.png"]
+    assert_png(report / "report.png")
+
+
+def test_bench_lifecycle_noise_writes_reports(
+    capsys: pytest.CaptureFixture[str], lifecycle_dir: Path
+) -> None:
+    got = run_json(capsys, "bench", "lifecycle", "noise", str(lifecycle_dir), "--levels", "0.1",
+                   "--embedder", "hashing", "--json")  # fmt: skip
+    assert got["levels"] == [0.1]
+    assert all(set(row) == {"0.1"} for row in got["noise"].values())
+    reports = lifecycle_dir / "reports"
+    assert json.loads((reports / "noise.json").read_text())["noise"] == got["noise"]
+    assert "noise.png" in (reports / "noise.md").read_text()
+    assert_png(reports / "noise.png")
+
+
+def test_bench_growth_with_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    report = tmp_path / "growth"
+    got = run_json(capsys, "bench", "growth", "--facts", "600", "--checkpoints", "2",
+                   "--queries", "5", "--embedder", "hashing", "--data-dir", str(tmp_path / "d"),
+                   "--report", str(report), "--json")  # fmt: skip
+    assert len(got["day"]) == len(got["checkpoints"]) == 2
+    assert got["flat_facts"][-1] == got["facts"] > 500
+    # Compaction bounds the store and never drops a fact that is still current.
+    assert got["compacted_facts"][-1] < got["flat_facts"][-1]
+    for row in got["checkpoints"]:
+        assert row["compacted_states"].get("active") == row["flat_states"].get("active")
+    for variant in ("flat", "compacted", "flat_ranking"):
+        assert len(got["p50_ms"][variant]) == len(got["p95_ms"][variant]) == 2
+    assert json.loads((report / "growth.json").read_text()) == got
+    assert "growth.png" in (report / "growth.md").read_text()
+    assert_png(report / "growth.png")
