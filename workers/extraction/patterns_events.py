@@ -215,8 +215,8 @@ def find(clause: Clause) -> list[Draft]:
         verb = (m["verb"] or "").lower()
         if verb == "now" and not (when and has_date_cue(when)):
             continue
-        if verb == "" and not (m["when2"] and has_date_cue(m["when2"])):
-            continue
+        if verb == "" and not m["thing2"] and not (m["when2"] and has_date_cue(m["when2"])):
+            continue  # "my X is now …" must name a time; "moved my X to Friday" names it
         draft = _event(
             "event.rescheduled",
             thing,

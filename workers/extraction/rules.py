@@ -28,6 +28,7 @@ from functools import lru_cache
 from schemas.events import TurnEvent
 from workers.extraction import draft as d
 from workers.extraction import (
+    patterns_calendar,
     patterns_events,
     patterns_home,
     patterns_identity,
@@ -74,6 +75,7 @@ FAMILIES: tuple[Callable[[Clause], list[Draft]], ...] = (
     patterns_work.find,
     patterns_plans.find,
     patterns_ventures.find,
+    patterns_calendar.find,
 )
 _PAST_TENSE = re.compile(
     r"\b(?:was|were|went|did|won|lost|attended|finished|happened|came|saw|met|enjoyed|loved"
