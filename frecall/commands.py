@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from frecall import bench, demo
+from frecall import bench, demo, distributed
 from frecall.bootstrap import build, make_embedder, make_extractor, make_slots, make_vectors
 from frecall.settings import Settings
 from schemas.categories import CATEGORY_ORDER, Intent
@@ -101,10 +101,20 @@ def _report(report: IngestReport, what: str) -> None:
     )
 
 
+def _produced(report: distributed.Produced, what: str, topic: str) -> int:
+    print(
+        f"produced {report.accepted} {what} to {topic}, rejected {report.rejected}",
+        file=sys.stderr,
+    )
+    return 0 if report.rejected == 0 else 1
+
+
 def cmd_ingest(args: argparse.Namespace) -> int:
     if not args.file.is_file():
         raise ConfigError(f"{args.file}: no such file")
     settings = settings_from(args)
+    if settings.kafka_bootstrap:
+        return _produced(distributed.produce_turns(settings, args.file), "turns", "fr.turns")
     extractor = make_extractor(settings, args.extractor)
     app = build(settings, extractor=extractor)
     try:
@@ -118,7 +128,10 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def cmd_ingest_edges(args: argparse.Namespace) -> int:
     if not args.file.is_file():
         raise ConfigError(f"{args.file}: no such file")
-    app = _with_app(args)
+    settings = settings_from(args)
+    if settings.kafka_bootstrap:
+        return _produced(distributed.produce_edges(settings, args.file), "facts", "fr.edges")
+    app = build(settings)
     try:
         report = EmbeddedPipeline(app).ingest_edges(args.file)
     finally:
@@ -186,6 +199,17 @@ def _query_batch(app: App, args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     settings = settings_from(args)
+    if args.from_kafka:
+        summary = distributed.replay(settings)
+        if args.json:
+            _emit(summary)
+        else:
+            print(
+                f"replayed {summary['edges']} facts from Kafka into generation "
+                f"{summary['generation']} in {summary['seconds']:.1f} s "
+                f"({summary['skipped_forgotten']} forgotten facts skipped)"
+            )
+        return 0
     if not settings.embedded:
         raise ConfigError("replay of service-backed stores is `frecall replay --from-kafka`")
     data = settings.data_dir
@@ -228,7 +252,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    app = _with_app(args)
+    settings = settings_from(args)
+    if settings.kafka_bootstrap:
+        print(distributed.export_document(settings, args.user))
+        return 0
+    app = build(settings)
     try:
         print(dumps_stable(export_user(app.vectors, args.user)))
     finally:
@@ -237,7 +265,16 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_forget(args: argparse.Namespace) -> int:
-    app = _with_app(args)
+    settings = settings_from(args)
+    if settings.kafka_bootstrap:
+        command = distributed.produce_forget(settings, args.user, args.edge)
+        document = {"user_id": args.user, "edge_id": args.edge, "queued": command.command_id}
+        if args.json:
+            _emit(document)
+        else:
+            print(f"forget queued on fr.commands as {command.command_id}")
+        return 0
+    app = build(settings)
     try:
         receipt = EmbeddedPipeline(app).forget(args.user, args.edge)
     finally:

@@ -22,7 +22,12 @@ class Settings(BaseSettings):
     embedder: Literal["minilm", "hashing", "openai"] = "minilm"
     embedding_model: str = "text-embedding-3-small"
     kafka_bootstrap: str | None = None
+    #: Namespaces topics and consumer groups (several deployments, or tests, on one broker).
+    kafka_topic_prefix: str = ""
+    kafka_group: str = "frecall"
+    kafka_partitions: int = Field(default=6, ge=1, le=1024)
     redis_url: str | None = None
+    redis_prefix: str = Field(default="fr", pattern=r"^[^{}]+$")
     qdrant_url: str | None = None
     qdrant_api_key: SecretStr | None = None
     qdrant_collection: str = "fr_facts"

@@ -28,3 +28,24 @@ def redis_url() -> str:
             pytest.fail(reason)
         pytest.skip(reason)
     return url
+
+
+def _service(variable: str, what: str) -> str:
+    value = os.environ.get(variable)
+    if not value:
+        reason = f"{variable} is not set ({what}; run the tests via deploy/local/with-services.sh)"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return value
+
+
+@pytest.fixture(scope="module")
+def kafka_bootstrap() -> str:
+    """A real Kafka broker; skipped when absent, except under CI where absence fails."""
+    return _service("FR_TEST_KAFKA_BOOTSTRAP", "a Kafka broker")
+
+
+@pytest.fixture(scope="module")
+def module_redis_url() -> str:
+    return _service("FR_TEST_REDIS_URL", "a Redis server")

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, Protocol
 
 from schemas.records import FactRecord
-from workers.ports import VectorIndex
+
+
+class _Facts(Protocol):
+    def scroll(self, user_id: str) -> Iterator[FactRecord]: ...
 
 
 def fact_view(record: FactRecord) -> dict[str, Any]:
@@ -15,7 +19,7 @@ def fact_view(record: FactRecord) -> dict[str, Any]:
     return {"edge": edge, "lifecycle": record.lifecycle.model_dump(mode="json")}
 
 
-def export_user(vectors: VectorIndex, user_id: str) -> dict[str, Any]:
+def export_user(vectors: _Facts, user_id: str) -> dict[str, Any]:
     records = sorted(vectors.scroll(user_id), key=lambda r: (r.edge.ingest_time, r.edge_id))
     return {"user_id": user_id, "facts": [fact_view(r) for r in records]}
 

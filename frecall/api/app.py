@@ -24,9 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -71,12 +71,34 @@ class ApiLimits:
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
 
 
+class Backend(Protocol):
+    """What the HTTP API needs from a deployment: embedded (`_Service`) or distributed
+    (frecall/api/distributed.py, producing to Kafka and reading the indexer's index)."""
+
+    def query(self, request: QueryRequest, wait_for: Sequence[str], timeout: float) -> QueryResult:
+        """Rank; first wait (up to `timeout` s) until `wait_for` edge ids are queryable."""
+
+    def ingest_turns(self, turns: Sequence[TurnIn]) -> IngestResponse: ...
+
+    def ingest_edges(self, items: Sequence[EdgeInput]) -> IngestResponse: ...
+
+    def forget(self, user_id: str, edge_id: str | None) -> ForgetReceiptOut: ...
+
+    def export(self, user_id: str) -> str: ...
+
+    def count(self) -> int: ...
+
+
 def create_app(app: App, extractor: FactExtractor, *, limits: ApiLimits | None = None) -> FastAPI:
     """The FastAPI application over `app`; the caller keeps ownership (and closes `app`).
 
     One application per `App`: the write lock lives in the application.
     """
-    service = _Service(app, extractor)
+    return create_api(_Service(app, extractor), limits=limits)
+
+
+def create_api(service: Backend, *, limits: ApiLimits | None = None) -> FastAPI:
+    """The FastAPI application over a backend (the caller keeps ownership of it)."""
     api = FastAPI(
         title="Fortunate Recall",
         version=_version(),
@@ -94,9 +116,18 @@ def create_app(app: App, extractor: FactExtractor, *, limits: ApiLimits | None =
     }
 
     @api.post("/v1/query", response_model=QueryResult, responses=errors, tags=["memory"])
-    def query(request: QueryRequest) -> QueryResult:
-        """Rank a user's facts for a query (same JSON as `frecall query --json`)."""
-        return app.queries.query(request)
+    def query(
+        request: QueryRequest,
+        wait_for: Annotated[list[str] | None, Query(max_length=1000)] = None,
+        wait_timeout: Annotated[float, Query(ge=0, le=60)] = 10.0,
+    ) -> QueryResult:
+        """Rank a user's facts for a query (same JSON as `frecall query --json`).
+
+        Read-your-writes: `wait_for` edge ids (as returned by the ingest endpoints) are
+        waited for up to `wait_timeout` s (the distributed deployment applies writes
+        asynchronously; the embedded one before it answers).
+        """
+        return service.query(request, wait_for or [], wait_timeout)
 
     @api.post("/v1/turns", response_model=IngestResponse, responses=errors, tags=["ingest"])
     def ingest_turns(body: TurnsRequest) -> IngestResponse:
@@ -116,9 +147,7 @@ def create_app(app: App, extractor: FactExtractor, *, limits: ApiLimits | None =
     )
     def export(user_id: UserPath) -> Response:
         """Every fact of the user with its lifecycle, byte for byte `frecall export`."""
-        with service.writes:
-            document = export_user(app.vectors, user_id)
-        return Response(dumps_stable(document), media_type="application/json")
+        return Response(service.export(user_id), media_type="application/json")
 
     @api.delete(
         "/v1/users/{user_id}", response_model=ForgetReceiptOut, responses=errors, tags=["erase"]
@@ -140,7 +169,7 @@ def create_app(app: App, extractor: FactExtractor, *, limits: ApiLimits | None =
     @api.get("/healthz", response_model=Health, responses={503: errors[503]}, tags=["service"])
     def healthz() -> Health:
         """Up, with the number of facts held (503 when the vector index fails)."""
-        return Health(status="ok", facts=app.vectors.count())
+        return Health(status="ok", facts=service.count())
 
     return api
 
@@ -155,6 +184,16 @@ class _Service:
         self.writes = threading.Lock()
         # Sessions continue across requests: "scrap it" may refer to an earlier request.
         self.context = SessionContext()
+
+    def query(self, request: QueryRequest, wait_for: Sequence[str], timeout: float) -> QueryResult:
+        return self.app.queries.query(request)  # writes were applied before they answered
+
+    def export(self, user_id: str) -> str:
+        with self.writes:  # a state between two writes
+            return dumps_stable(export_user(self.app.vectors, user_id))
+
+    def count(self) -> int:
+        return self.app.vectors.count()
 
     def ingest_edges(self, items: Sequence[EdgeInput]) -> IngestResponse:
         now = datetime.now(UTC)

@@ -14,9 +14,10 @@ from contextlib import contextmanager
 from types import FrameType
 
 import uvicorn
+from fastapi import FastAPI
 
-from frecall.api.app import ApiLimits, create_app
-from frecall.bootstrap import build, make_extractor
+from frecall.api.app import ApiLimits, create_api, create_app
+from frecall.bootstrap import build, make_embedder, make_extractor
 from frecall.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -26,27 +27,51 @@ def serve(settings: Settings, host: str, port: int, *, limits: ApiLimits | None 
     """Open the deployment, serve until SIGINT/SIGTERM, then close every store.
 
     Raises `FRError` when the deployment cannot be opened (e.g. another process holds it).
+    With FR_KAFKA_BOOTSTRAP set, this is the distributed serving process: the indexer
+    (fr.transitions → the vector index) and the query service, writes going to Kafka.
     """
+    if settings.kafka_bootstrap:
+        _serve_distributed(settings, host, port, limits)
+        return
     extractor = make_extractor(settings)
     app = build(settings, extractor=extractor)
     try:
-        api = create_app(app, extractor, limits=limits)
-        config = uvicorn.Config(
-            api,
-            host=host,
-            port=port,
-            workers=1,
-            # The entry point configured logging once (CONVENTIONS 12); uvicorn's loggers
-            # propagate to it instead of installing handlers of their own.
-            log_config=None,
-            timeout_graceful_shutdown=10,
-        )
-        log.info("serving the HTTP API on http://%s:%d", host, port)
-        with _sigterm_returns():
-            uvicorn.Server(config).run()
+        _run(create_app(app, extractor, limits=limits), host, port)
     finally:
         app.close()
         log.info("stores closed")
+
+
+def _serve_distributed(settings: Settings, host: str, port: int, limits: ApiLimits | None) -> None:
+    from frecall.api.distributed import DistributedBackend
+    from frecall.distributed import ServingNode
+    from workers.query.service import QueryService
+
+    embedder = make_embedder(settings)
+    node = ServingNode(settings, embedder.dim)
+    try:
+        queries = QueryService(node.vectors, embedder, node.stores.policy)
+        node.start()
+        _run(create_api(DistributedBackend(node, queries), limits=limits), host, port)
+    finally:
+        node.close()
+        log.info("indexer stopped, stores closed")
+
+
+def _run(api: FastAPI, host: str, port: int) -> None:
+    config = uvicorn.Config(
+        api,
+        host=host,
+        port=port,
+        workers=1,
+        # The entry point configured logging once (CONVENTIONS 12); uvicorn's loggers
+        # propagate to it instead of installing handlers of their own.
+        log_config=None,
+        timeout_graceful_shutdown=10,
+    )
+    log.info("serving the HTTP API on http://%s:%d", host, port)
+    with _sigterm_returns():
+        uvicorn.Server(config).run()
 
 
 @contextmanager

@@ -40,6 +40,8 @@ class ForgetReceipt:
     user_id: str
     edge_id: str | None
     removed: Mapping[str, int] = field(default_factory=dict)
+    #: Facts whose state the erasure changed (e.g. a superseded value that came back).
+    changed: tuple[str, ...] = ()
 
 
 def _cause(lc: Lifecycle) -> str | None:
@@ -230,7 +232,10 @@ class LifecycleService:
         # Facts the forgotten one superseded or retracted come back: state is a
         # function of the remaining set.
         slots = [key for key in touched if not key.startswith(EPISODE_PREFIX)]
-        self._resolve_committed(user, slots, applied=set())
+        transitions = self._resolve_committed(user, slots, applied=set())
         return ForgetReceipt(
-            user, command.edge_id, {"vector_index": deleted, "slot_index": len(touched)}
+            user,
+            command.edge_id,
+            {"vector_index": deleted, "slot_index": len(touched)},
+            tuple(dict.fromkeys(t.edge_id for t in transitions)),
         )

@@ -1,0 +1,100 @@
+"""The HTTP API's backend in the distributed deployment.
+
+Writes are produced to Kafka (turns to `fr.turns`, embedded edges to `fr.edges`, forget
+commands to `fr.commands`) and applied by the workers; the answer lists the edge ids to
+pass as `wait_for` for read-your-writes. Reads go to the vector index that this process's
+indexer keeps (`ServingNode`); exports come from the fact store (the record of state).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from fastapi.exceptions import RequestValidationError
+from pydantic import ValidationError
+
+from frecall.api.models import ForgetReceiptOut, IngestResponse, TurnIn
+from frecall.distributed import ServingNode, embedded_edges, produce_forget
+from schemas.query import QueryRequest, QueryResult
+from schemas.streams import EDGES, TURNS
+from workers.errors import StorageError
+from workers.export import dumps_stable, export_user
+from workers.extraction.stage import raw_edge_id
+from workers.inputs import EdgeInput
+from workers.query.service import QueryService
+
+#: How long a DELETE waits for the workers' receipt before answering 503.
+FORGET_TIMEOUT_S = 30.0
+
+
+class DistributedBackend:
+    def __init__(self, node: ServingNode, queries: QueryService) -> None:
+        self._node = node
+        self._queries = queries
+
+    def query(self, request: QueryRequest, wait_for: Sequence[str], timeout: float) -> QueryResult:
+        if wait_for and not self._node.indexer.wait_indexed(request.user_id, wait_for, timeout):
+            raise StorageError("indexer", "wait_for", f"not queryable within {timeout} s")
+        with self._node.indexer.lock:
+            return self._queries.query(request)
+
+    def ingest_turns(self, turns: Sequence[TurnIn]) -> IngestResponse:
+        events = []
+        problems = []
+        for index, turn in enumerate(turns):
+            try:
+                events.append(turn.to_event())
+            except ValidationError as exc:
+                problems.append(
+                    {"loc": ("body", "turns", index), "msg": str(exc), "type": "value_error"}
+                )
+        if problems:
+            raise RequestValidationError(problems)
+        for event in events:
+            self._node.produce(TURNS, event.user_id, event.model_dump_json().encode())
+        self._node.producer.flush()
+        return IngestResponse(
+            turns=len(events),
+            accepted=0,
+            rejected=0,
+            failed=0,
+            transitions={},
+            # The raw turn is a user turn's last edge: once it is queryable, so are its facts.
+            edge_ids=[raw_edge_id(e) for e in events if e.role == "user"],
+        )
+
+    def ingest_edges(self, items: Sequence[EdgeInput]) -> IngestResponse:
+        now = datetime.now(UTC)
+        problems = []
+        for index, item in enumerate(items):
+            try:
+                item.to_event(self._node.stores.policy, now, None)
+            except ValueError as exc:
+                problems.append(
+                    {"loc": ("body", "edges", index), "msg": str(exc), "type": "value_error"}
+                )
+        if problems:
+            raise RequestValidationError(problems)
+        ids = []
+        for edge in embedded_edges(self._node.settings, list(items)):
+            self._node.produce(EDGES, edge.user_id, edge.model_dump_json().encode())
+            ids.append(edge.edge_id)
+        self._node.producer.flush()
+        return IngestResponse(accepted=len(ids), rejected=0, failed=0, transitions={}, edge_ids=ids)
+
+    def forget(self, user_id: str, edge_id: str | None) -> ForgetReceiptOut:
+        command = produce_forget(self._node.settings, user_id, edge_id)
+        receipt = self._node.indexer.receipt(command.command_id, FORGET_TIMEOUT_S)
+        if receipt is None:
+            raise StorageError("workers", "forget", f"no receipt within {FORGET_TIMEOUT_S} s")
+        return ForgetReceiptOut(
+            user_id=user_id, edge_id=edge_id, removed=receipt, at=datetime.now(UTC)
+        )
+
+    def export(self, user_id: str) -> str:
+        return dumps_stable(export_user(self._node.stores.facts, user_id))
+
+    def count(self) -> int:
+        with self._node.indexer.lock:
+            return self._node.vectors.count()

@@ -1,0 +1,383 @@
+"""The distributed deployment's wiring (FR_KAFKA_BOOTSTRAP + FR_REDIS_URL set).
+
+Topology (README "Distributed"): `frecall worker` processes run the Faust agents —
+extraction (`fr.turns` → `fr.edges`) and lifecycle (`fr.edges`, `fr.commands` →
+Redis slot index + fact store → `fr.transitions`). `frecall serve` runs the query service
+and the indexer, the one writer of the vector index, which projects `fr.transitions` into
+it: a Qdrant server (FR_QDRANT_URL) in production, or the single-process Qdrant Edge store
+in the data dir, owned by that serving process.
+
+Generations: `replay --from-kafka` rebuilds into a new Redis key prefix and a new vector
+index, then switches the `<prefix>:generation` pointer; processes opened later use it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import redis
+
+from frecall.bootstrap import make_embedder, make_extractor, make_vectors
+from frecall.settings import Settings
+from schemas.events import EdgeEvent, Embedding, ForgetCommand, TurnEvent
+from schemas.policy import Policy, load_policy
+from schemas.streams import COMMANDS, EDGES, TRANSITIONS, TURNS
+from streams.kafka_io import ConsumerLoop, KafkaProducer, read_topics
+from streams.progress import Progress
+from streams.topics import Topics, ensure_topics
+from workers.distributed.extraction import ExtractionHandler
+from workers.distributed.indexer import Indexer
+from workers.distributed.lifecycle import LifecycleHandler
+from workers.errors import ConfigError, InputError
+from workers.export import dumps_stable, export_user
+from workers.inputs import EdgeInput, read_jsonl
+from workers.lifecycle.service import LifecycleService
+from workers.ports import VectorIndex
+from workers.stores.dead_letters import FileDeadLetters
+from workers.stores.redis_facts import RedisFactStore
+from workers.stores.redis_slots import RedisSlotIndex
+
+#: Edges embedded and produced together by `ingest-edges`.
+EMBED_BATCH = 256
+
+
+def distributed(settings: Settings) -> bool:
+    return bool(settings.kafka_bootstrap)
+
+
+def _require(settings: Settings) -> tuple[str, str]:
+    if not settings.kafka_bootstrap or not settings.redis_url:
+        raise ConfigError("the distributed deployment needs FR_KAFKA_BOOTSTRAP and FR_REDIS_URL")
+    return settings.kafka_bootstrap, settings.redis_url
+
+
+def topics_of(settings: Settings) -> Topics:
+    return Topics(settings.kafka_topic_prefix)
+
+
+# --- generations ------------------------------------------------------------------------
+
+
+def generation(client: redis.Redis, settings: Settings) -> int:
+    return int(client.get(f"{settings.redis_prefix}:generation") or 0)
+
+
+def prefix_of(settings: Settings, gen: int) -> str:
+    return settings.redis_prefix if gen == 0 else f"{settings.redis_prefix}.g{gen}"
+
+
+def open_vectors(settings: Settings, dim: int, gen: int) -> VectorIndex:
+    """The vector index of a generation: a Qdrant server collection, or Qdrant Edge."""
+    if settings.qdrant_url:
+        suffix = "" if gen == 0 else f"_g{gen}"
+        return make_vectors(
+            settings.model_copy(update={"qdrant_collection": settings.qdrant_collection + suffix}),
+            dim,
+        )
+    name = "qdrant" if gen == 0 else f"qdrant.g{gen}"
+    return make_vectors(settings, dim, settings.data_dir / name)
+
+
+@dataclass
+class Stores:
+    """One generation's Redis stores and the lifecycle service over them."""
+
+    client: redis.Redis
+    facts: RedisFactStore
+    slots: RedisSlotIndex
+    lifecycle: LifecycleService
+    policy: Policy
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def open_stores(settings: Settings, gen: int | None = None) -> Stores:
+    _, url = _require(settings)
+    client = redis.Redis.from_url(url)
+    prefix = prefix_of(settings, generation(client, settings) if gen is None else gen)
+    facts = RedisFactStore(client, prefix)
+    slots = RedisSlotIndex(client, prefix)
+    policy = load_policy(settings.policy_file)
+    return Stores(client, facts, slots, LifecycleService(slots, facts, policy), policy)
+
+
+# --- frecall worker ----------------------------------------------------------------------
+
+
+def worker_cmd(args: argparse.Namespace) -> int:
+    """Run the Faust agents of the given roles until SIGINT/SIGTERM."""
+    from faust.worker import Worker
+
+    from frecall.commands import settings_from
+    from streams.faust_app import create_app
+
+    settings = settings_from(args)
+    bootstrap, _ = _require(settings)
+    roles = {r.strip() for r in args.roles.split(",") if r.strip()}
+    unknown = roles - {"extraction", "lifecycle"}
+    if unknown or not roles:
+        raise ConfigError(f"--roles: unknown {sorted(unknown)}; use extraction, lifecycle")
+    topics = topics_of(settings)
+    ensure_topics(bootstrap, topics, settings.kafka_partitions)
+    stores = open_stores(settings)
+    extraction = None
+    if "extraction" in roles:
+        extractor = make_extractor(settings)
+        extraction = ExtractionHandler(extractor, make_embedder(settings), stores.facts)
+    lifecycle = LifecycleHandler(stores.lifecycle, stores.facts) if "lifecycle" in roles else None
+    app = create_app(
+        bootstrap,
+        topics,
+        settings.kafka_partitions,
+        settings.kafka_group,
+        extraction=extraction,
+        lifecycle=lifecycle,
+    )
+    print(f"frecall worker: roles {sorted(roles)} on {bootstrap}", file=sys.stderr, flush=True)
+    try:
+        Worker(app, loglevel=args.loglevel, quiet=True).execute_from_commandline()
+    finally:
+        stores.close()
+    return 0
+
+
+# --- producers (frecall ingest / ingest-edges / forget) ----------------------------------
+
+
+@dataclass
+class Produced:
+    accepted: int = 0
+    rejected: int = 0
+
+
+def _reject(settings: Settings, source: str, line: int, reason: str, raw: str) -> None:
+    print(f"{source}:{line}: {reason}", file=sys.stderr)
+    FileDeadLetters(settings.data_dir / "dead-letters.jsonl").put(source, str(line), reason, raw)
+
+
+def produce_turns(settings: Settings, path: Path) -> Produced:
+    """`frecall ingest` with Kafka: validate each line, produce the valid ones to fr.turns."""
+    bootstrap, _ = _require(settings)
+    topics = topics_of(settings)
+    ensure_topics(bootstrap, topics, settings.kafka_partitions)
+    producer = KafkaProducer(bootstrap)
+    report = Produced()
+    progress = Progress(f"produce {path}")
+    for line, raw, turn in read_jsonl(path, TurnEvent):
+        progress.tick()
+        if isinstance(turn, InputError):
+            _reject(settings, str(path), line, turn.reason, raw)
+            report.rejected += 1
+            continue
+        producer.produce(topics.name(TURNS), turn.user_id, turn.model_dump_json().encode())
+        report.accepted += 1
+    producer.flush()
+    progress.finish()
+    return report
+
+
+def embedded_edges(settings: Settings, items: list[EdgeInput]) -> Iterator[EdgeEvent]:
+    """Edges as the log keeps them: with their embedding (replay needs no model)."""
+    embedder = make_embedder(settings)
+    policy = load_policy(settings.policy_file)
+    now = datetime.now(UTC)
+    for start in range(0, len(items), EMBED_BATCH):
+        edges = [item.to_event(policy, now, None) for item in items[start : start + EMBED_BATCH]]
+        vectors = embedder.embed([e.text for e in edges])
+        for edge, vector in zip(edges, vectors, strict=True):
+            yield edge.model_copy(
+                update={"embedding": Embedding.from_array(embedder.model_id, vector)}
+            )
+
+
+def produce_edges(settings: Settings, path: Path) -> Produced:
+    """`frecall ingest-edges` with Kafka: validate, embed, produce to fr.edges."""
+    bootstrap, _ = _require(settings)
+    topics = topics_of(settings)
+    ensure_topics(bootstrap, topics, settings.kafka_partitions)
+    policy = load_policy(settings.policy_file)
+    now = datetime.now(UTC)
+    report = Produced()
+    valid: list[EdgeInput] = []
+    for line, raw, item in read_jsonl(path, EdgeInput):
+        try:
+            if isinstance(item, InputError):
+                raise ValueError(item.reason)
+            item.to_event(policy, now, None)
+        except ValueError as exc:
+            _reject(settings, str(path), line, str(exc), raw)
+            report.rejected += 1
+            continue
+        valid.append(item)
+    producer = KafkaProducer(bootstrap)
+    progress = Progress(f"produce {path}", len(valid))
+    for edge in embedded_edges(settings, valid):
+        producer.produce(topics.name(EDGES), edge.user_id, edge.model_dump_json().encode())
+        report.accepted += 1
+        progress.tick()
+    producer.flush()
+    progress.finish()
+    return report
+
+
+def produce_forget(settings: Settings, user_id: str, edge_id: str | None) -> ForgetCommand:
+    bootstrap, _ = _require(settings)
+    topics = topics_of(settings)
+    ensure_topics(bootstrap, topics, settings.kafka_partitions)
+    command = ForgetCommand(
+        command_id=str(uuid.uuid4()),
+        user_id=user_id,
+        edge_id=edge_id,
+        issued_at=datetime.now(UTC),
+    )
+    producer = KafkaProducer(bootstrap)
+    producer.produce(topics.name(COMMANDS), user_id, command.model_dump_json().encode())
+    producer.flush()
+    return command
+
+
+def export_document(settings: Settings, user_id: str) -> str:
+    """`frecall export` from the fact store (the record of lifecycle state)."""
+    stores = open_stores(settings)
+    try:
+        return dumps_stable(export_user(stores.facts, user_id))
+    finally:
+        stores.close()
+
+
+# --- frecall replay --from-kafka -------------------------------------------------------------
+
+
+def replay(settings: Settings) -> dict[str, Any]:
+    """Rebuild Redis and the vector index from fr.edges + fr.commands into a new generation,
+    then switch over. Run it with the workers and the serving process stopped."""
+    bootstrap, url = _require(settings)
+    topics = topics_of(settings)
+    client = redis.Redis.from_url(url)
+    old = generation(client, settings)
+    new = old + 1
+    _drop_prefix(client, prefix_of(settings, new))
+    stores = open_stores(settings, new)
+    erased_users: dict[str, datetime] = {}
+    erased_edges: set[tuple[str, str]] = set()
+    commands = 0
+    for message in read_topics(bootstrap, [topics.name(COMMANDS)]):
+        try:
+            command = ForgetCommand.model_validate_json(message.value)
+        except ValueError:
+            continue  # the workers dead-lettered it too
+        commands += 1
+        if command.edge_id is None:
+            erased_users[command.user_id] = max(
+                command.issued_at, erased_users.get(command.user_id, command.issued_at)
+            )
+        else:
+            erased_edges.add((command.user_id, command.edge_id))
+    progress = Progress("replay --from-kafka")
+    edges = skipped = 0
+    users: set[str] = set()
+    for message in read_topics(bootstrap, [topics.name(EDGES)]):
+        progress.tick()
+        try:
+            edge = EdgeEvent.model_validate_json(message.value)
+        except ValueError:
+            continue
+        if edge.embedding is None:
+            continue
+        erased_at = erased_users.get(edge.user_id)
+        if (edge.user_id, edge.edge_id) in erased_edges or (
+            erased_at is not None and edge.ingest_time <= erased_at
+        ):
+            skipped += 1
+            continue
+        stores.lifecycle.apply(edge)
+        stores.facts.mark_processed(edge.user_id, edge.edge_id)
+        users.add(edge.user_id)
+        edges += 1
+    for user, at in erased_users.items():
+        stores.facts.tombstone(user, None, at)
+    for user, edge_id in erased_edges:
+        stores.facts.tombstone(user, edge_id, datetime.now(UTC))
+    dim = make_embedder(settings).dim
+    vectors = open_vectors(settings, dim, new)
+    try:
+        indexer = Indexer(stores.facts, vectors)
+        for user in sorted(users):
+            indexer.sync(user, [r.edge_id for r in stores.facts.scroll(user)])
+    finally:
+        vectors.close()
+    seconds = progress.finish()
+    client.set(f"{settings.redis_prefix}:generation", new)  # the switch
+    _drop_prefix(client, prefix_of(settings, old))
+    stores.close()
+    client.close()
+    return {
+        "edges": edges,
+        "skipped_forgotten": skipped,
+        "forget_commands": commands,
+        "users": len(users),
+        "generation": new,
+        "seconds": round(seconds, 3),
+        "edges_per_s": round(edges / seconds, 1) if seconds else None,
+    }
+
+
+def _drop_prefix(client: redis.Redis, prefix: str) -> None:
+    """Delete one generation's keys (`<prefix>:{user}:…`), not the generation pointer."""
+    batch: list[bytes] = []
+    for key in client.scan_iter(f"{prefix}:{{*", count=1000):
+        batch.append(key)
+        if len(batch) >= 500:
+            client.delete(*batch)
+            batch = []
+    if batch:
+        client.delete(*batch)
+
+
+# --- the serving process: indexer + query service ---------------------------------------
+
+
+class ServingNode:
+    """The indexer (consuming fr.transitions) and what the HTTP API needs to write and read
+    in the distributed deployment. The only process that opens the vector index."""
+
+    def __init__(self, settings: Settings, dim: int) -> None:
+        bootstrap, _ = _require(settings)
+        self.settings = settings
+        self.topics = topics_of(settings)
+        ensure_topics(bootstrap, self.topics, settings.kafka_partitions)
+        self.stores = open_stores(settings)
+        gen = generation(self.stores.client, settings)
+        self.vectors = open_vectors(settings, dim, gen)
+        self.indexer = Indexer(self.stores.facts, self.vectors)
+        self.producer = KafkaProducer(bootstrap)
+        where = settings.qdrant_url or str(settings.data_dir.resolve())
+        digest = hashlib.sha1(f"{where}#{gen}".encode()).hexdigest()[:10]
+        self.loop = ConsumerLoop(
+            bootstrap,
+            f"{settings.kafka_group}-indexer-{digest}",
+            [self.topics.name(TRANSITIONS)],
+            self.indexer.handle,
+            name="indexer",
+        )
+
+    def start(self) -> None:
+        self.loop.start()
+
+    def produce(self, logical: str, key: str, value: bytes) -> None:
+        self.producer.produce(self.topics.name(logical), key, value)
+
+    def close(self) -> None:
+        self.loop.stop()
+        self.producer.flush(10)
+        self.vectors.close()
+        self.stores.close()

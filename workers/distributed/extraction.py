@@ -1,0 +1,67 @@
+"""The extraction worker's logic: `fr.turns` in, `fr.edges` out (embedded, so that the
+log carries its vectors and replay needs no model: DESIGN §2)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from pydantic import ValidationError
+
+from schemas.events import EdgeEvent, Embedding, TurnEvent
+from schemas.streams import EDGES
+from workers.distributed.messages import Outgoing, Received, brief, dead_letter
+from workers.errors import ExtractionError
+from workers.extraction.stage import edges_for_turn
+from workers.ports import Embedder, FactExtractor
+
+
+class TurnContext(Protocol):
+    """Recent turns per session (`SessionContext` in-process, `RedisFactStore` shared)."""
+
+    def recent(self, turn: TurnEvent) -> list[TurnEvent]: ...
+
+    def add(self, turn: TurnEvent) -> None: ...
+
+
+class ExtractionHandler:
+    """Turns → facts (+ the raw turn) → embedded edges, as the embedded pipeline does.
+
+    Edge ids derive from (user, session, turn, index), so a redelivered turn yields the
+    same edges and the lifecycle worker folds them away.
+    """
+
+    def __init__(self, extractor: FactExtractor, embedder: Embedder, context: TurnContext) -> None:
+        self._extractor = extractor
+        self._embedder = embedder
+        self._context = context
+
+    def handle_turns(self, messages: Sequence[Received]) -> list[Outgoing]:
+        out: list[Outgoing] = []
+        edges: list[EdgeEvent] = []
+        for message in messages:
+            try:
+                turn = TurnEvent.model_validate_json(message.value)
+            except ValidationError as exc:
+                out.append(dead_letter(message, f"not a turn: {brief(exc)}"))
+                continue
+            try:
+                facts = self._extractor.extract(turn, self._context.recent(turn))
+            except ExtractionError as exc:
+                detail = getattr(exc, "raw_response", None)
+                reason = f"extraction failed: {brief(exc)}" + (
+                    f"; raw response: {detail}" if detail else ""
+                )
+                out.append(dead_letter(message, reason))
+                facts = []  # the raw turn is still kept (Appendix AA)
+            self._context.add(turn)
+            edges += edges_for_turn(turn, facts)
+        if edges:
+            vectors = self._embedder.embed([e.text for e in edges])
+            model = self._embedder.model_id
+            for edge, vector in zip(edges, vectors, strict=True):
+                embedded = edge.model_copy(
+                    update={"embedding": Embedding.from_array(model, vector)}
+                )
+                out.append(Outgoing(EDGES, edge.user_id, embedded.model_dump_json().encode()))
+        return out

@@ -1,0 +1,101 @@
+"""The lifecycle worker's logic: `fr.edges` and `fr.commands` in, `fr.transitions` out.
+
+At-least-once delivery made exactly-once in effect:
+* an edge whose effects were applied *and announced* is in the user's processed set and
+  is skipped when it comes again;
+* applying is idempotent (slot membership by edge id, state a function of the set), and a
+  commit is refused when another worker changed the user meanwhile (snapshot/CAS);
+* an edge applied before a crash but never announced is announced again in full (every
+  fact of the slots it touches), since `apply` finds nothing left to change.
+The processed mark is written only after the announcement was acknowledged (`confirm`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pydantic import ValidationError
+
+from schemas.events import EdgeEvent, ForgetCommand
+from schemas.streams import TRANSITIONS, FactsChanged, StateChange
+from workers.distributed.messages import Outgoing, Received, brief, dead_letter
+from workers.lifecycle.service import LifecycleService, Transition
+from workers.stores.redis_facts import RedisFactStore
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Handled:
+    """What to produce, and what to record once it was produced."""
+
+    outgoing: list[Outgoing] = field(default_factory=list)
+    confirm: Callable[[], None] | None = None
+
+
+def _changes(transitions: list[Transition]) -> tuple[StateChange, ...]:
+    return tuple(
+        StateChange(edge_id=t.edge_id, from_state=t.from_state, to_state=t.to_state, cause=t.cause)
+        for t in transitions
+    )
+
+
+def _announce(changed: FactsChanged) -> Outgoing:
+    return Outgoing(TRANSITIONS, changed.user_id, changed.model_dump_json().encode())
+
+
+class LifecycleHandler:
+    """Applies edges and forget commands with the same `LifecycleService` as embedded."""
+
+    def __init__(self, lifecycle: LifecycleService, facts: RedisFactStore) -> None:
+        self._lifecycle = lifecycle
+        self._facts = facts
+
+    def handle_edge(self, message: Received) -> Handled:
+        try:
+            edge = EdgeEvent.model_validate_json(message.value)
+        except ValidationError as exc:
+            return Handled([dead_letter(message, f"not an edge event: {brief(exc)}")])
+        if edge.embedding is None:
+            return Handled([dead_letter(message, "edge has no embedding")])
+        user = edge.user_id
+        if self._facts.erased(user, edge.edge_id, edge.ingest_time):
+            log.info("lifecycle: %s of %s was erased; dropped", edge.edge_id, user)
+            return Handled()
+        if self._facts.processed(user, edge.edge_id):
+            return Handled()  # a redelivery: applied and announced before
+        applied_before = bool(self._facts.get(user, [edge.edge_id]))
+        transitions = self._lifecycle.apply(edge)
+        ids = [edge.edge_id, *(t.edge_id for t in transitions)]
+        if applied_before:
+            ids += self._lifecycle.touched_facts(edge)
+        changed = FactsChanged(
+            user_id=user,
+            edge_ids=tuple(dict.fromkeys(ids)),
+            transitions=_changes(transitions),
+            source=message.position,
+        )
+        return Handled([_announce(changed)], lambda: self._facts.mark_processed(user, edge.edge_id))
+
+    def handle_command(self, message: Received) -> Handled:
+        try:
+            command = ForgetCommand.model_validate_json(message.value)
+        except ValidationError as exc:
+            return Handled([dead_letter(message, f"not a command: {brief(exc)}")])
+        # The tombstone first: an edge of this fact/user still in flight stays out.
+        self._facts.tombstone(command.user_id, command.edge_id, command.issued_at)
+        receipt = self._lifecycle.forget(command)
+        ids = () if command.edge_id is None else (command.edge_id, *receipt.changed)
+        changed = FactsChanged(
+            user_id=command.user_id,
+            edge_ids=tuple(dict.fromkeys(ids)),
+            forget_user=command.edge_id is None,
+            command_id=command.command_id,
+            receipt={
+                ("fact_store" if k == "vector_index" else k): v for k, v in receipt.removed.items()
+            },
+            source=message.position,
+        )
+        return Handled([_announce(changed)])

@@ -1,0 +1,56 @@
+"""What a distributed handler receives and emits: transport-neutral, so the domain logic
+runs the same under Faust, a confluent-kafka loop, or a unit test."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from schemas.streams import DLQ, DeadLetter
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """One consumed message and where it came from."""
+
+    topic: str
+    partition: int
+    offset: int
+    key: str | None
+    value: bytes
+
+    @property
+    def position(self) -> str:
+        return f"{self.topic}/{self.partition}/{self.offset}"
+
+    def text(self) -> str:
+        return self.value.decode("utf-8", errors="replace")
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """A message to produce, keyed by user id (per-user order on one partition)."""
+
+    topic: str
+    key: str
+    value: bytes
+
+
+def dead_letter(message: Received, reason: str) -> Outgoing:
+    """`fr.dlq` entry for a message that cannot be processed (topic, partition, offset)."""
+    letter = DeadLetter(
+        topic=message.topic,
+        partition=message.partition,
+        offset=message.offset,
+        key=message.key,
+        reason=reason,
+        raw=message.text(),
+        at=datetime.now(UTC),
+    )
+    return Outgoing(DLQ, message.key or "", letter.model_dump_json().encode())
+
+
+def brief(exc: Exception, limit: int = 500) -> str:
+    """A one-line reason (validation errors can be long and multi-line)."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,225 @@
+"""Redis `FactStore`: facts and their lifecycle, shared by every lifecycle worker.
+
+In the distributed deployment this is the record of lifecycle state (the vector index is
+a projection of it, written by the indexer). Key layout, every key of a user under the
+same hash tag as the slot index (Redis Cluster: one user, one hash slot):
+
+    {prefix}:{<user>}:facts       hash    edge_id -> FactRecord JSON (with the embedding)
+    {prefix}:{<user>}:version     string  bumped by every commit and delete
+    {prefix}:{<user>}:processed   set     edge ids whose effects were applied and announced
+    {prefix}:{<user>}:forgotten   set     erased edge ids (tombstones)
+    {prefix}:{<user>}:erased_at   string  ISO time of the last whole-user erasure
+    {prefix}:{<user>}:session:<s> list    recent turns of a session (extraction context)
+
+`commit` is one Lua script: compare the version with the snapshot, write, bump. Records for
+lifecycle-only updates are read before the script; the version check makes that read safe
+(if anything changed in between, the commit is refused and the caller re-resolves).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from datetime import datetime
+from typing import TypeVar
+
+import redis
+from pydantic import ValidationError
+
+from schemas.events import TurnEvent
+from schemas.records import FactRecord, Lifecycle
+from workers.errors import StorageError
+from workers.ports import IndexedFact
+from workers.stores.redis_slots import _tag
+
+_T = TypeVar("_T")
+
+# KEYS: facts, version. ARGV: snapshot, then edge_id, json pairs. Reply: 1 written, 0 stale.
+_COMMIT = """
+if tonumber(redis.call('GET', KEYS[2]) or '0') ~= tonumber(ARGV[1]) then
+  return 0
+end
+for i = 2, #ARGV, 2 do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+end
+redis.call('INCR', KEYS[2])
+return 1
+"""
+
+# KEYS: facts, version. ARGV: edge ids. Reply: how many existed.
+_DELETE = """
+local n = 0
+for i = 1, #ARGV do
+  n = n + redis.call('HDEL', KEYS[1], ARGV[i])
+end
+redis.call('INCR', KEYS[2])
+return n
+"""
+
+# KEYS: facts, version, processed. Reply: how many facts existed.
+_DELETE_USER = """
+local n = redis.call('HLEN', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[3])
+redis.call('INCR', KEYS[2])
+return n
+"""
+
+#: Turns of context kept per session (the rule extractor looks back a few turns).
+SESSION_TURNS = 8
+
+
+def _glob_escape(text: str) -> str:
+    """A literal for Redis' SCAN MATCH (a user id may contain glob characters)."""
+    return "".join("\\" + c if c in "\\*?[]" else c for c in text)
+
+
+class RedisFactStore:
+    """`FactStore` (workers/ports.py) on Redis, plus the distributed pipeline's bookkeeping:
+    processed-edge idempotency keys, forget tombstones and extraction session context."""
+
+    def __init__(self, client: redis.Redis, prefix: str = "fr") -> None:
+        if "{" in prefix or "}" in prefix:
+            raise ValueError(f"key prefix must not contain braces: {prefix!r}")
+        self._client = client
+        self._prefix = prefix
+        self._commit_script = client.register_script(_COMMIT)
+        self._delete_script = client.register_script(_DELETE)
+        self._delete_user_script = client.register_script(_DELETE_USER)
+
+    def _key(self, user_id: str, name: str) -> str:
+        if not user_id:
+            raise ValueError("user id must not be empty")
+        return f"{self._prefix}:{{{_tag(user_id)}}}:{name}"
+
+    def _call(self, operation: str, fn: Callable[[], _T]) -> _T:
+        try:
+            return fn()
+        except redis.RedisError as exc:
+            raise StorageError("redis", operation, f"{type(exc).__name__}: {exc}") from exc
+
+    @staticmethod
+    def _decode(raw: bytes | str) -> FactRecord:
+        try:
+            return FactRecord.model_validate_json(raw)
+        except ValidationError as exc:
+            raise StorageError("redis", "get", f"corrupt fact record: {exc}") from exc
+
+    # --- FactStore ---------------------------------------------------------------------
+
+    def get(self, user_id: str, edge_ids: Sequence[str]) -> list[FactRecord]:
+        if not edge_ids:
+            return []
+        key = self._key(user_id, "facts")
+        raw = self._call("get", lambda: self._client.hmget(key, list(edge_ids)))
+        return [self._decode(item) for item in raw if item is not None]
+
+    def snapshot(self, user_id: str) -> int:
+        key = self._key(user_id, "version")
+        return int(self._call("snapshot", lambda: self._client.get(key)) or 0)
+
+    def commit(
+        self,
+        user_id: str,
+        snapshot: int,
+        upserts: Sequence[IndexedFact],
+        updates: Mapping[str, Lifecycle],
+    ) -> bool:
+        records = {item.record.edge_id: item.record for item in upserts}
+        for record in self.get(user_id, [i for i in updates if i not in records]):
+            records[record.edge_id] = record.model_copy(
+                update={"lifecycle": updates[record.edge_id]}
+            )
+        if not records:
+            return True
+        args: list[str | int] = [snapshot]
+        for edge_id, record in records.items():
+            args += [edge_id, record.model_dump_json()]
+        keys = [self._key(user_id, "facts"), self._key(user_id, "version")]
+        return bool(self._call("commit", lambda: self._commit_script(keys=keys, args=args)))
+
+    def delete(self, user_id: str, edge_ids: Sequence[str]) -> int:
+        if not edge_ids:
+            return 0
+        keys = [self._key(user_id, "facts"), self._key(user_id, "version")]
+        return int(self._call("delete", lambda: self._delete_script(keys=keys, args=edge_ids)))
+
+    def delete_user(self, user_id: str) -> int:
+        keys = [self._key(user_id, n) for n in ("facts", "version", "processed")]
+        removed = int(self._call("delete_user", lambda: self._delete_user_script(keys=keys)))
+        # The user's words kept as extraction context go too (erasure reaches every store).
+        pattern = _glob_escape(self._key(user_id, "session:")) + "*"
+        found: list[bytes] = self._call(
+            "delete_user", lambda: list(self._client.scan_iter(pattern))
+        )
+        if found:
+            self._call("delete_user", lambda: self._client.delete(*found))
+        return removed
+
+    # --- reading a user's memory ---------------------------------------------------------
+
+    def scroll(self, user_id: str) -> Iterator[FactRecord]:
+        key = self._key(user_id, "facts")
+        for _, raw in self._call("scroll", lambda: self._client.hscan_iter(key)):
+            yield self._decode(raw)
+
+    def count(self, user_id: str) -> int:
+        key = self._key(user_id, "facts")
+        return int(self._call("count", lambda: self._client.hlen(key)))
+
+    # --- idempotency and tombstones -------------------------------------------------------
+
+    def processed(self, user_id: str, edge_id: str) -> bool:
+        key = self._key(user_id, "processed")
+        return bool(self._call("processed", lambda: self._client.sismember(key, edge_id)))
+
+    def mark_processed(self, user_id: str, edge_id: str) -> None:
+        key = self._key(user_id, "processed")
+        self._call("mark_processed", lambda: self._client.sadd(key, edge_id))
+
+    def tombstone(self, user_id: str, edge_id: str | None, at: datetime) -> None:
+        """Remember an erasure, so that a late copy of an erased edge is not applied."""
+        if edge_id is None:
+            key = self._key(user_id, "erased_at")
+            self._call("tombstone", lambda: self._client.set(key, at.isoformat()))
+        else:
+            key = self._key(user_id, "forgotten")
+            self._call("tombstone", lambda: self._client.sadd(key, edge_id))
+
+    def erased(self, user_id: str, edge_id: str, ingest_time: datetime) -> bool:
+        """Whether an edge was erased: by id, or with its user before it was ingested."""
+        forgotten, erased_at = self._call(
+            "erased",
+            lambda: (
+                self._client.sismember(self._key(user_id, "forgotten"), edge_id),
+                self._client.get(self._key(user_id, "erased_at")),
+            ),
+        )
+        if forgotten:
+            return True
+        if erased_at is None:
+            return False
+        text = erased_at.decode() if isinstance(erased_at, bytes) else str(erased_at)
+        return ingest_time <= datetime.fromisoformat(text)
+
+    # --- extraction context -----------------------------------------------------------------
+
+    def recent(self, turn: TurnEvent) -> list[TurnEvent]:
+        """The session's turns before this one (`SessionContext` interface)."""
+        return [t for t in self.recent_all(turn) if t.turn_id != turn.turn_id]
+
+    def add(self, turn: TurnEvent) -> None:
+        """Append a turn to its session's context once (a redelivered turn is not re-added)."""
+        if any(t.turn_id == turn.turn_id for t in self.recent_all(turn)):
+            return
+        key = self._key(turn.user_id, "session:" + turn.session_id)
+        pipe = self._client.pipeline()
+        pipe.rpush(key, turn.model_dump_json())
+        pipe.ltrim(key, -SESSION_TURNS, -1)
+        self._call("add", pipe.execute)
+
+    def recent_all(self, turn: TurnEvent) -> list[TurnEvent]:
+        key = self._key(turn.user_id, "session:" + turn.session_id)
+        raw = self._call("recent", lambda: self._client.lrange(key, 0, -1))
+        return [TurnEvent.model_validate_json(item) for item in raw]
+
+    def close(self) -> None:
+        self._call("close", self._client.close)
