@@ -1,0 +1,162 @@
+"""The distributed handlers' logic, on fakeredis (same Lua scripts): idempotency keys,
+re-announcement after a crash, tombstones, dead letters, and the indexer's projection."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import fakeredis
+import pytest
+
+from schemas.events import EdgeEvent, Embedding, ForgetCommand, TurnEvent
+from schemas.policy import load_policy
+from schemas.streams import DLQ, EDGES, TRANSITIONS, DeadLetter, FactsChanged
+from workers.distributed.extraction import ExtractionHandler
+from workers.distributed.indexer import Indexer
+from workers.distributed.lifecycle import LifecycleHandler
+from workers.distributed.messages import Outgoing, Received
+from workers.embedding.hashing import HashingEmbedder
+from workers.extraction.rules import RuleExtractor
+from workers.inputs import EdgeInput
+from workers.lifecycle.service import LifecycleService
+from workers.stores.memory_vectors import InMemoryVectorIndex
+from workers.stores.redis_facts import RedisFactStore
+from workers.stores.redis_slots import RedisSlotIndex
+
+STORY = Path(__file__).resolve().parents[2] / "frecall" / "demo" / "story.jsonl"
+EMBEDDER = HashingEmbedder()
+
+
+def edge(row: dict[str, object]) -> EdgeEvent:
+    event = EdgeInput.model_validate(row).to_event(load_policy(None), datetime.now(UTC), None)
+    vector = EMBEDDER.embed([event.text])[0]
+    return event.model_copy(update={"embedding": Embedding.from_array(EMBEDDER.model_id, vector)})
+
+
+def story() -> list[EdgeEvent]:
+    return [edge(json.loads(line)) for line in STORY.read_text().splitlines()]
+
+
+def received(value: bytes, offset: int = 0, topic: str = EDGES) -> Received:
+    return Received(topic, 0, offset, "maya", value)
+
+
+Stores = tuple[LifecycleHandler, RedisFactStore, LifecycleService]
+
+
+@pytest.fixture
+def stores() -> Stores:
+    client = fakeredis.FakeRedis()
+    facts = RedisFactStore(client, "t")
+    service = LifecycleService(RedisSlotIndex(client, "t"), facts, load_policy(None))
+    return LifecycleHandler(service, facts), facts, service
+
+
+def announced(handled_outgoing: list[Outgoing]) -> FactsChanged:
+    (out,) = handled_outgoing
+    assert out.topic == TRANSITIONS and out.key == "maya"
+    return FactsChanged.model_validate_json(out.value)
+
+
+def test_an_edge_is_announced_once_and_a_redelivery_is_skipped(stores: Stores) -> None:
+    handler, facts, _ = stores
+    first = story()[0]
+    handled = handler.handle_edge(received(first.model_dump_json().encode()))
+    change = announced(handled.outgoing)
+    assert change.edge_ids == (first.edge_id,)
+    assert [t.to_state for t in change.transitions] == ["active"]
+    assert handled.confirm is not None
+    handled.confirm()  # produced and acknowledged
+    again = handler.handle_edge(received(first.model_dump_json().encode(), offset=9))
+    assert again.outgoing == [] and facts.count("maya") == 1
+
+
+def test_an_edge_applied_but_never_announced_is_announced_in_full(stores: Stores) -> None:
+    handler, _, _ = stores
+    edges = story()
+    istanbul, london = edges[0], next(e for e in edges if e.edge_id == "city-london")
+    for e in (istanbul, london):
+        handler.handle_edge(received(e.model_dump_json().encode())).confirm()
+    maybe = next(e for e in edges if e.edge_id == "city-london-maybe")
+    crashed = handler.handle_edge(received(maybe.model_dump_json().encode()))
+    assert crashed.confirm is not None  # ... and the worker died before producing
+    redelivered = announced(
+        handler.handle_edge(received(maybe.model_dump_json().encode())).outgoing
+    )
+    assert redelivered.transitions == ()  # nothing left to change ...
+    # ... yet every fact of the slot is announced, so the indexer catches up.
+    assert {"city-istanbul", "city-london", "city-london-maybe"} <= set(redelivered.edge_ids)
+
+
+def test_malformed_edges_become_dead_letters_with_their_origin(stores: Stores) -> None:
+    handler, facts, _ = stores
+    bare = story()[0].model_copy(update={"embedding": None})
+    for offset, raw in enumerate((b"\xff{", b'{"kind": "edge"}', bare.model_dump_json().encode())):
+        (out,) = handler.handle_edge(received(raw, offset=offset)).outgoing
+        assert out.topic == DLQ
+        letter = DeadLetter.model_validate_json(out.value)
+        assert (letter.topic, letter.partition, letter.offset) == (EDGES, 0, offset)
+        assert letter.reason and letter.raw
+    assert facts.count("maya") == 0
+
+
+def test_forget_tombstones_late_copies_and_returns_a_receipt(stores: Stores) -> None:
+    handler, facts, _ = stores
+    edges = story()
+    for e in edges[:5]:
+        handler.handle_edge(received(e.model_dump_json().encode())).confirm()
+    command = ForgetCommand(
+        command_id="c1", user_id="maya", edge_id=None, issued_at=datetime.now(UTC)
+    )
+    change = announced(
+        handler.handle_command(received(command.model_dump_json().encode())).outgoing
+    )
+    assert change.forget_user and change.command_id == "c1"
+    assert change.receipt is not None and change.receipt["fact_store"] == 5
+    # A copy of an erased edge still in flight stays out.
+    assert handler.handle_edge(received(edges[0].model_dump_json().encode())).outgoing == []
+    assert facts.count("maya") == 0
+
+
+def test_the_indexer_projects_the_fact_store_whatever_the_message_order(stores: Stores) -> None:
+    handler, facts, _ = stores
+    announcements = []
+    for e in story():
+        handled = handler.handle_edge(received(e.model_dump_json().encode()))
+        announcements += handled.outgoing
+        handled.confirm()
+    vectors = InMemoryVectorIndex()
+    indexer = Indexer(facts, vectors)
+    for out in reversed(announcements + announcements[:3]):  # re-ordered and duplicated
+        indexer.handle(Received(TRANSITIONS, 0, 0, "maya", out.value))
+    indexed = {r.edge_id: r.lifecycle for r in vectors.scroll("maya")}
+    assert indexed == {r.edge_id: r.lifecycle for r in facts.scroll("maya")}
+    assert indexer.wait_indexed("maya", ["city-london"], timeout=0.1)
+    assert not indexer.wait_indexed("maya", ["no-such-fact"], timeout=0.1)
+
+
+def test_extraction_yields_embedded_edges_and_dead_letters_bad_turns() -> None:
+    facts = RedisFactStore(fakeredis.FakeRedis(), "t")
+    handler = ExtractionHandler(RuleExtractor(), EMBEDDER, facts)
+    turn = TurnEvent(
+        user_id="bob",
+        session_id="s",
+        turn_id="t1",
+        role="user",
+        text="I live in Lisbon and I work as a nurse.",
+        timestamp=datetime(2026, 1, 1, tzinfo=UTC),
+    )
+    good = Received("fr.turns", 1, 7, "bob", turn.model_dump_json().encode())
+    bad = Received("fr.turns", 1, 8, "bob", b'{"user_id": "bob"}')
+    out = handler.handle_turns([good, bad])
+    letters = [DeadLetter.model_validate_json(o.value) for o in out if o.topic == DLQ]
+    assert [(d.offset, d.reason.startswith("not a turn")) for d in letters] == [(8, True)]
+    edges = [EdgeEvent.model_validate_json(o.value) for o in out if o.topic == EDGES]
+    assert len(edges) >= 2 and all(e.embedding is not None for e in edges)
+    assert edges[-1].episodic  # the raw turn comes last, after its facts
+    # A redelivered turn yields the same edge ids (the lifecycle folds them away).
+    again = [EdgeEvent.model_validate_json(o.value) for o in handler.handle_turns([good])]
+    assert [e.edge_id for e in again] == [e.edge_id for e in edges]
+    assert [t.turn_id for t in facts.recent_all(turn)] == ["t1"]
