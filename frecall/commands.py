@@ -88,7 +88,10 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 
 def _with_app(args: argparse.Namespace, fsync: bool = True) -> App:
-    return build(settings_from(args), fsync=fsync)
+    settings = settings_from(args)
+    if settings.kafka_bootstrap:
+        settings = distributed.reader_settings(settings)
+    return build(settings, fsync=fsync)
 
 
 def _report(report: IngestReport, what: str) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import shutil
 import sys
 import uuid
 from collections.abc import Iterator
@@ -30,9 +31,9 @@ from frecall.settings import Settings
 from schemas.events import EdgeEvent, Embedding, ForgetCommand, TurnEvent
 from schemas.policy import Policy, load_policy
 from schemas.streams import COMMANDS, EDGES, TRANSITIONS, TURNS
-from streams.kafka_io import ConsumerLoop, KafkaProducer, read_topics
+from streams.kafka_io import ConsumerLoop, KafkaProducer, commit_end_offsets, read_topics
 from streams.progress import Progress
-from streams.topics import Topics, ensure_topics
+from streams.topics import Topics, active_members, ensure_topics
 from workers.distributed.extraction import ExtractionHandler
 from workers.distributed.indexer import Indexer
 from workers.distributed.lifecycle import LifecycleHandler
@@ -74,16 +75,45 @@ def prefix_of(settings: Settings, gen: int) -> str:
     return settings.redis_prefix if gen == 0 else f"{settings.redis_prefix}.g{gen}"
 
 
+def _collection(settings: Settings, gen: int) -> str:
+    return settings.qdrant_collection + ("" if gen == 0 else f"_g{gen}")
+
+
+def _edge_dir(settings: Settings, gen: int) -> Path:
+    return settings.data_dir / ("qdrant" if gen == 0 else f"qdrant.g{gen}")
+
+
 def open_vectors(settings: Settings, dim: int, gen: int) -> VectorIndex:
     """The vector index of a generation: a Qdrant server collection, or Qdrant Edge."""
     if settings.qdrant_url:
-        suffix = "" if gen == 0 else f"_g{gen}"
-        return make_vectors(
-            settings.model_copy(update={"qdrant_collection": settings.qdrant_collection + suffix}),
-            dim,
+        update = {"qdrant_collection": _collection(settings, gen)}
+        return make_vectors(settings.model_copy(update=update), dim)
+    return make_vectors(settings, dim, _edge_dir(settings, gen))
+
+
+def indexer_group(settings: Settings, gen: int) -> str:
+    """The indexer's consumer group: one per vector index (a Qdrant server collection is
+    shared by every serving process; a Qdrant Edge store belongs to one data dir)."""
+    if settings.qdrant_url:
+        return f"{settings.kafka_group}-indexer-{_collection(settings, gen)}"
+    where = f"{settings.data_dir.resolve()}#{gen}"
+    return f"{settings.kafka_group}-indexer-{hashlib.sha1(where.encode()).hexdigest()[:10]}"
+
+
+def reader_settings(settings: Settings) -> Settings:
+    """Settings for a CLI reader (query, inspect) of the distributed deployment: only a
+    Qdrant server can be shared with the serving process."""
+    if not settings.qdrant_url:
+        raise ConfigError(
+            "in the distributed deployment the serving process owns the vector index: "
+            "query it over HTTP (POST /v1/query), or set FR_QDRANT_URL to share a Qdrant server"
         )
-    name = "qdrant" if gen == 0 else f"qdrant.g{gen}"
-    return make_vectors(settings, dim, settings.data_dir / name)
+    client = redis.Redis.from_url(_require(settings)[1])
+    try:
+        gen = generation(client, settings)
+    finally:
+        client.close()
+    return settings.model_copy(update={"qdrant_collection": _collection(settings, gen)})
 
 
 @dataclass
@@ -265,6 +295,12 @@ def replay(settings: Settings) -> dict[str, Any]:
     client = redis.Redis.from_url(url)
     old = generation(client, settings)
     new = old + 1
+    for group in (settings.kafka_group, indexer_group(settings, old)):
+        if active_members(bootstrap, group):
+            raise ConfigError(
+                f"consumer group {group} is running: stop the workers and the serving "
+                "process before `replay --from-kafka` (they open the new generation at start)"
+            )
     _drop_prefix(client, prefix_of(settings, new))
     stores = open_stores(settings, new)
     erased_users: dict[str, datetime] = {}
@@ -315,9 +351,13 @@ def replay(settings: Settings) -> dict[str, Any]:
             indexer.sync(user, [r.edge_id for r in stores.facts.scroll(user)])
     finally:
         vectors.close()
+    # The new index already holds every announced change: its indexer starts at the end.
+    commit_end_offsets(bootstrap, indexer_group(settings, new), topics.name(TRANSITIONS))
     seconds = progress.finish()
     client.set(f"{settings.redis_prefix}:generation", new)  # the switch
     _drop_prefix(client, prefix_of(settings, old))
+    if not settings.qdrant_url:
+        shutil.rmtree(_edge_dir(settings, old), ignore_errors=True)
     stores.close()
     client.close()
     return {
@@ -360,11 +400,9 @@ class ServingNode:
         self.vectors = open_vectors(settings, dim, gen)
         self.indexer = Indexer(self.stores.facts, self.vectors)
         self.producer = KafkaProducer(bootstrap)
-        where = settings.qdrant_url or str(settings.data_dir.resolve())
-        digest = hashlib.sha1(f"{where}#{gen}".encode()).hexdigest()[:10]
         self.loop = ConsumerLoop(
             bootstrap,
-            f"{settings.kafka_group}-indexer-{digest}",
+            indexer_group(settings, gen),
             [self.topics.name(TRANSITIONS)],
             self.indexer.handle,
             name="indexer",

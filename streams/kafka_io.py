@@ -145,6 +145,7 @@ class ConsumerLoop:
                 "group.id": group,
                 "enable.auto.commit": False,
                 "auto.offset.reset": "earliest",
+                "session.timeout.ms": 10_000,
             }
         )
         self._topics = topics
@@ -191,3 +192,22 @@ class ConsumerLoop:
         self._stop.set()
         self._thread.join(timeout=30)
         self._consumer.close()
+
+
+def commit_end_offsets(bootstrap: str, group: str, topic: str, timeout: float = 30) -> None:
+    """Start `group` at the current end of `topic` (what came before is already applied)."""
+    consumer = Consumer(
+        {**client_config(bootstrap), "group.id": group, "enable.auto.commit": False}
+    )
+    try:
+        metadata = consumer.list_topics(topic, timeout=timeout)
+        offsets = []
+        for partition in metadata.topics[topic].partitions:
+            _, high = consumer.get_watermark_offsets(
+                TopicPartition(topic, partition), timeout=timeout
+            )
+            offsets.append(TopicPartition(topic, partition, high))
+        if offsets:
+            consumer.commit(offsets=offsets, asynchronous=False)
+    finally:
+        consumer.close()

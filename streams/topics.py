@@ -53,3 +53,15 @@ def ensure_topics(bootstrap: str, topics: Topics, partitions: int, timeout: floa
             if "TOPIC_ALREADY_EXISTS" not in str(exc):
                 raise StorageError("kafka", "create_topics", f"{name}: {exc}") from exc
     log.info("created topics %s", [t.topic for t in wanted])
+
+
+def active_members(bootstrap: str, group: str, timeout: float = 15) -> int:
+    """How many consumers are in `group` now (0 when the group is empty or unknown)."""
+    admin = AdminClient(client_config(bootstrap))
+    future = admin.describe_consumer_groups([group], request_timeout=timeout)[group]
+    try:
+        description = future.result(timeout)
+    except Exception as exc:  # an unknown group is an empty one
+        log.debug("describe %s: %s", group, exc)
+        return 0
+    return len(description.members or [])

@@ -417,6 +417,44 @@ def test_malformed_messages_are_dead_lettered_and_the_pipeline_goes_on(
     assert all(d["offset"] >= 0 and d["partition"] >= 0 and d["raw"] for d in dead)
 
 
+def test_http_writes_are_read_back_with_wait_for(cluster: Deployment) -> None:
+    turn = {
+        "user_id": "rw-user",
+        "session_id": "s1",
+        "turn_id": "t1",
+        "role": "user",
+        "text": "I just moved to Valencia for a new job as a pharmacist.",
+        "timestamp": "2026-05-01T09:00:00Z",
+    }
+    response = httpx.post(cluster.url("/v1/turns"), json={"turns": [turn]}, timeout=30)
+    assert response.status_code == 200, response.text
+    token = response.json()["edge_ids"]
+    assert len(token) == 1
+    body = {"user_id": "rw-user", "query": "where does the user live", "as_of": AS_OF}
+    response = httpx.post(
+        cluster.url("/v1/query"),
+        params={"wait_for": token, "wait_timeout": 60},
+        json=body,
+        timeout=90,
+    )
+    assert response.status_code == 200, response.text
+    texts = [r["text"] for r in response.json()["results"]]
+    assert any("Valencia" in t for t in texts)
+    edge = {**story_for("rw-user")[0], "edge_id": "rw-user/edge"}
+    response = httpx.post(cluster.url("/v1/edges"), json={"edges": [edge]}, timeout=30)
+    assert response.json()["edge_ids"] == ["rw-user/edge"]
+    response = httpx.post(
+        cluster.url("/v1/query"),
+        params={"wait_for": ["rw-user/edge"]},
+        json={**body, "query": "Istanbul"},
+        timeout=90,
+    )
+    assert "rw-user/edge" in [r["edge_id"] for r in response.json()["results"]]
+    # The CLI cannot open the vector index the serving process owns: it says where to go.
+    refused = cluster.cli("query", "--user", "rw-user", "where")
+    assert refused.returncode == 1 and "POST /v1/query" in refused.stderr
+
+
 def test_forget_reaches_redis_and_the_vector_index(cluster: Deployment) -> None:
     gone_user, fact_user = MAIN[-1], MAIN[-2]
     response = httpx.delete(cluster.url(f"/v1/users/{gone_user}"), timeout=60)
@@ -454,9 +492,11 @@ def test_forget_reaches_redis_and_the_vector_index(cluster: Deployment) -> None:
 def test_replay_from_kafka_rebuilds_byte_identical_and_keeps_erasures(
     cluster: Deployment,
 ) -> None:
+    refused = cluster.cli("replay", "--from-kafka")
+    assert refused.returncode == 1 and "stop the workers" in refused.stderr
     cluster.stop_server()
     cluster.stop_workers()
-    every = [*MAIN, *users(4, "late"), *users(1, "marker"), "after-bad"]
+    every = [*MAIN, *users(4, "late"), *users(1, "marker"), "after-bad", "rw-user"]
     before = {u: cluster.export(u) for u in every}
     result = cluster.cli("replay", "--from-kafka", "--json", timeout=300)
     assert result.returncode == 0, result.stderr
