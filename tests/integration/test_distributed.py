@@ -342,6 +342,50 @@ def _edge_input(row: dict[str, Any]) -> Any:
     return EdgeInput.model_validate(row)
 
 
+def test_turns_through_the_extraction_agents_match_the_embedded_deployment(
+    cluster: Deployment, embedded: EmbeddedPipeline
+) -> None:
+    bench = cluster.tmp / "bench"
+    made = cluster.cli("bench", "lifecycle", "generate", "--personas", "3", "--out", str(bench))
+    assert made.returncode == 0, made.stderr
+    lines = (bench / "turns.jsonl").read_text().splitlines()
+    by_user: dict[str, list[str]] = {}
+    for line in lines:
+        by_user.setdefault(json.loads(line)["user_id"], []).append(line)
+    # The rule extractor, in-process, on the same turns: the reference.
+    from workers.extraction.rules import RuleExtractor
+    from workers.inputs import read_jsonl
+
+    report = embedded.ingest_turn_items(
+        read_jsonl(bench / "turns.jsonl", TurnEvent), RuleExtractor(), "reference"
+    )
+    assert report.ok
+    expected = {u: dumps_stable(export_user(embedded.app.vectors, u)) for u in by_user}
+    total = sum(len(json.loads(doc)["facts"]) for doc in expected.values())
+    # One producer per user (a user's turns in order: extraction reads the session so far).
+    producers = []
+    for user, user_lines in by_user.items():
+        path = cluster.tmp / f"turns-{user}.jsonl"
+        path.write_text("\n".join(user_lines) + "\n")
+        producers.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "frecall.cli", "ingest", str(path)],
+                env=cluster.env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+            )
+        )
+    for p in producers:
+        _, err = p.communicate(timeout=180)
+        assert p.returncode == 0, err.decode()
+    wait_until(
+        f"{total} facts from {len(lines)} turns\n{cluster.dump_logs()}",
+        lambda: cluster.count(list(by_user)) == total,
+    )
+    for user in by_user:
+        assert cluster.export(user) == expected[user], user
+
+
 def test_duplicated_and_out_of_order_delivery_give_the_same_export(cluster: Deployment) -> None:
     chosen = MAIN[:8]
     before = {u: cluster.export(u) for u in chosen}
@@ -496,7 +540,16 @@ def test_replay_from_kafka_rebuilds_byte_identical_and_keeps_erasures(
     assert refused.returncode == 1 and "stop the workers" in refused.stderr
     cluster.stop_server()
     cluster.stop_workers()
-    every = [*MAIN, *users(4, "late"), *users(1, "marker"), "after-bad", "rw-user"]
+    every = [
+        *MAIN,
+        *users(4, "late"),
+        *users(1, "marker"),
+        "after-bad",
+        "rw-user",
+        "p00",
+        "p01",
+        "p02",
+    ]
     before = {u: cluster.export(u) for u in every}
     result = cluster.cli("replay", "--from-kafka", "--json", timeout=300)
     assert result.returncode == 0, result.stderr
