@@ -6,14 +6,16 @@ transport-neutral handlers in workers/distributed/). Error policy, per message:
   `fr.dlq` with topic, partition, offset and the reason; the stream goes on;
 * a store or broker failure (`StorageError`) is retried with backoff, without acking, so
   nothing is lost while Redis or Kafka is away.
-The offset is acknowledged once the handler's output was produced and acknowledged.
+Messages are taken in small batches; a batch's offsets are acknowledged once its output
+was produced and acknowledged by the broker (at-least-once; the handlers are idempotent).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import cast
 
 import faust
 
@@ -28,6 +30,10 @@ log = logging.getLogger(__name__)
 
 #: Longest wait between retries of a message whose store or broker failed.
 MAX_BACKOFF_S = 10.0
+#: Messages handled together (one embedding call, one round of broker acks) …
+BATCH = 64
+#: … or fewer, when no more arrive within this many seconds.
+BATCH_WAIT_S = 0.05
 
 
 def create_app(
@@ -71,47 +77,82 @@ def create_app(
         for future in pending:
             await future  # acknowledged by the broker (acks=all) before the offset moves on
 
-    async def process(message: Received, handle: Callable[[Received], Handled]) -> None:
+    async def process(
+        messages: list[Received], handle: Callable[[list[Received]], list[Handled]]
+    ) -> None:
+        """Handle a batch, produce its output, wait for the broker's acks, then confirm."""
         delay = 0.2
         while True:
             try:
-                handled = handle(message)
+                results = handle(messages)
+                break
             except StorageError as exc:
-                log.warning("%s: %s; retrying in %.1f s", message.position, exc, delay)
+                log.warning("%s…: %s; retrying in %.1f s", messages[0].position, exc, delay)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, MAX_BACKOFF_S)
-                continue
-            except Exception as exc:  # a poison message must not stop the partition
-                log.exception("%s: processing failed", message.position)
-                handled = Handled([dead_letter(message, f"processing failed: {brief(exc)}")])
-            await produce(handled.outgoing)
+        await produce([o for handled in results for o in handled.outgoing])
+        for handled in results:
             if handled.confirm is not None:
                 handled.confirm()
-            return
+
+    def one_by_one(
+        handle: Callable[[Received], Handled],
+    ) -> Callable[[list[Received]], list[Handled]]:
+        """Per message; a poison message becomes a dead letter instead of stopping all."""
+
+        def run(messages: list[Received]) -> list[Handled]:
+            out = []
+            for message in messages:
+                try:
+                    out.append(handle(message))
+                except StorageError:
+                    raise
+                except Exception as exc:
+                    log.exception("%s: processing failed", message.position)
+                    reason = f"processing failed: {brief(exc)}"
+                    out.append(Handled([dead_letter(message, reason)]))
+            return out
+
+        return run
 
     if extraction is not None:
         turns_handler = extraction
 
+        def extract_batch(messages: list[Received]) -> list[Handled]:
+            # One embedding call per batch; a turn that breaks the batch is retried alone.
+            try:
+                return [Handled(turns_handler.handle_turns(messages))]
+            except StorageError:
+                raise
+            except Exception:
+                return one_by_one(lambda m: Handled(turns_handler.handle_turns([m])))(messages)
+
         @app.agent(by_name[TURNS], name="frecall-extraction")
         async def extract(stream: faust.StreamT[bytes]) -> None:
-            async for event in stream.events():
-                message = _received(event)
-                await process(message, lambda m: Handled(turns_handler.handle_turns([m])))
+            async for events in _batches(stream):
+                await process([_received(e) for e in events], extract_batch)
 
     if lifecycle is not None:
-        lifecycle_handler = lifecycle
+        edges_batch = one_by_one(lifecycle.handle_edge)
+        commands_batch = one_by_one(lifecycle.handle_command)
 
         @app.agent(by_name[EDGES], name="frecall-lifecycle")
         async def apply_edges(stream: faust.StreamT[bytes]) -> None:
-            async for event in stream.events():
-                await process(_received(event), lifecycle_handler.handle_edge)
+            async for events in _batches(stream):
+                await process([_received(e) for e in events], edges_batch)
 
         @app.agent(by_name[COMMANDS], name="frecall-commands")
         async def apply_commands(stream: faust.StreamT[bytes]) -> None:
-            async for event in stream.events():
-                await process(_received(event), lifecycle_handler.handle_command)
+            async for events in _batches(stream):
+                await process([_received(e) for e in events], commands_batch)
 
     return app
+
+
+def _batches(stream: faust.StreamT[bytes]) -> AsyncIterator[Sequence[faust.EventT[bytes]]]:
+    """Batches of events, acknowledged after the loop body ran (faust's `StreamT` protocol
+    does not declare `take_events`; every stream it hands an agent is a `Stream`)."""
+    return cast("faust.Stream[bytes]", stream).take_events(BATCH, within=BATCH_WAIT_S)
 
 
 def _received(event: faust.EventT[bytes]) -> Received:
