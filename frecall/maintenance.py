@@ -195,7 +195,7 @@ def compact_cmd(args: argparse.Namespace) -> int:
     reasons = ", ".join(f"{n} {r}" for r, n in sorted(report.by_reason.items()))
     print(
         f"compacted as of {as_of.isoformat()}: archived {report.archived} of {report.scanned} "
-        f"facts of {report.users} users"
+        f"facts of {report.users} user(s)"
         + (f" ({reasons})" if reasons else "")
         + f"; {report.remaining} remain in the active store; archive: {archive.path}",
         file=sys.stdout,
