@@ -14,6 +14,7 @@ from schemas.policy import load_policy
 from workers.app import App
 from workers.errors import ConfigError
 from workers.ports import Embedder, FactExtractor, SlotIndex, VectorIndex
+from workers.stores.archive import ARCHIVE_FILE, Archive
 from workers.stores.dead_letters import FileDeadLetters
 
 
@@ -116,4 +117,5 @@ def build(settings: Settings, *, fsync: bool = True, extractor: FactExtractor | 
         slots=slots,
         log=log,
         dead_letters=FileDeadLetters(settings.data_dir / "dead-letters.jsonl"),
+        archive=Archive(settings.data_dir / ARCHIVE_FILE),
     )

@@ -145,10 +145,8 @@ def open_stores(settings: Settings, gen: int | None = None) -> Stores:
 
 def worker_cmd(args: argparse.Namespace) -> int:
     """Run the Faust agents of the given roles until SIGINT/SIGTERM."""
-    from faust.worker import Worker
-
     from frecall.commands import settings_from
-    from streams.faust_app import create_app
+    from streams.faust_app import create_app, run_worker
 
     settings = settings_from(args)
     bootstrap, _ = _require(settings)
@@ -174,7 +172,7 @@ def worker_cmd(args: argparse.Namespace) -> int:
     )
     print(f"frecall worker: roles {sorted(roles)} on {bootstrap}", file=sys.stderr, flush=True)
     try:
-        Worker(app, loglevel=args.loglevel, quiet=True).execute_from_commandline()
+        run_worker(app, args.loglevel)
     finally:
         stores.close()
     return 0

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,12 +26,9 @@ from typing import Any
 
 from schemas.events import EdgeEvent
 from schemas.policy import Policy
-from schemas.records import FactRecord
-from workers.errors import StorageError
 from workers.lifecycle.compaction import archivable
 from workers.ports import EventLog, VectorIndex
-
-ARCHIVE_FILE = "archive.jsonl"
+from workers.stores.archive import ARCHIVE_FILE, Archive
 
 
 @dataclass
@@ -54,79 +50,6 @@ class CompactionReport:
             "remaining": self.remaining,
             "archive": None if archive is None else str(archive),
         }
-
-
-class Archive:
-    """Archived fact records, appended to a JSON-lines file and fsynced per batch.
-
-    Raises `StorageError` when the file cannot be written.
-    """
-
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-
-    def append(self, rows: Sequence[tuple[FactRecord, str, datetime]], as_of: datetime) -> None:
-        """Append (record, reason, dead since) rows; durable when this returns."""
-        if not rows:
-            return
-        now = datetime.now(UTC).isoformat()
-        lines = [
-            json.dumps(
-                {
-                    "archived_at": now,
-                    "as_of": as_of.isoformat(),
-                    "reason": reason,
-                    "dead_since": since.isoformat(),
-                    "record": record.model_dump(mode="json"),
-                },
-                ensure_ascii=False,
-            )
-            for record, reason, since in rows
-        ]
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("a", encoding="utf-8") as fh:
-                fh.write("\n".join(lines) + "\n")
-                fh.flush()
-                os.fsync(fh.fileno())
-        except OSError as exc:
-            raise StorageError("archive", "append", f"{self.path}: {exc}") from exc
-
-    def records(self) -> list[FactRecord]:
-        """Every archived record, the last copy of each edge id, in file order."""
-        if not self.path.exists():
-            return []
-        out: dict[tuple[str, str], FactRecord] = {}
-        with self.path.open(encoding="utf-8") as fh:
-            for line in fh:
-                if line.strip():
-                    record = FactRecord.model_validate(json.loads(line)["record"])
-                    out[(record.user_id, record.edge_id)] = record
-        return list(out.values())
-
-    def redact(self, user_id: str, edge_id: str | None = None) -> int:
-        """Erase a user's (or one fact's) archived records: forget must reach the archive
-        too (DESIGN §5). Returns how many lines were removed."""
-        if not self.path.exists():
-            return 0
-        kept, removed = [], 0
-        with self.path.open(encoding="utf-8") as fh:
-            for line in fh:
-                if not line.strip():
-                    continue
-                edge = json.loads(line)["record"]["edge"]
-                if edge["user_id"] == user_id and edge_id in (None, edge["edge_id"]):
-                    removed += 1
-                else:
-                    kept.append(line if line.endswith("\n") else line + "\n")
-        if removed:
-            tmp = self.path.with_suffix(".tmp")
-            with tmp.open("w", encoding="utf-8") as fh:
-                fh.writelines(kept)
-                fh.flush()
-                os.fsync(fh.fileno())
-            tmp.replace(self.path)
-        return removed
 
 
 def compact_user(

@@ -199,8 +199,11 @@ class EmbeddedPipeline:
         )
         self.app.log.append([command])
         receipt = self.app.lifecycle.forget(command)
-        removed_from_log = self.app.log.redact(lambda r: not forgotten_by(command, r))
-        return ForgetReceipt(user_id, edge_id, {**receipt.removed, "log": removed_from_log})
+        removed = {**receipt.removed}
+        removed["log"] = self.app.log.redact(lambda r: not forgotten_by(command, r))
+        if self.app.archive is not None:
+            removed["archive"] = self.app.archive.redact(user_id, edge_id)
+        return ForgetReceipt(user_id, edge_id, removed)
 
 
 def forgotten_by(command: ForgetCommand, record: LogRecord) -> bool:

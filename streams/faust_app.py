@@ -149,6 +149,14 @@ def create_app(
     return app
 
 
+def run_worker(app: faust.App, loglevel: str) -> None:
+    """Run the app's agents until SIGINT/SIGTERM (Faust's worker: joins the consumer group,
+    commits offsets, leaves the group on a clean stop)."""
+    from faust.worker import Worker
+
+    Worker(app, loglevel=loglevel, quiet=True).execute_from_commandline()
+
+
 def _batches(stream: faust.StreamT[bytes]) -> AsyncIterator[Sequence[faust.EventT[bytes]]]:
     """Batches of events, acknowledged after the loop body ran (faust's `StreamT` protocol
     does not declare `take_events`; every stream it hands an agent is a `Stream`)."""

@@ -9,6 +9,7 @@ from schemas.policy import Policy
 from workers.lifecycle.service import LifecycleService
 from workers.ports import DeadLetters, Embedder, EventLog, SlotIndex, VectorIndex
 from workers.query.service import Distiller, QueryService
+from workers.stores.archive import Archive
 
 
 @dataclass
@@ -23,6 +24,8 @@ class App:
     log: EventLog
     dead_letters: DeadLetters
     distill: Distiller | None = None
+    #: What compaction archived (embedded deployment); forget reaches it too.
+    archive: Archive | None = None
     lifecycle: LifecycleService = field(init=False)
     queries: QueryService = field(init=False)
 

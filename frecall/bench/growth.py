@@ -38,7 +38,7 @@ import numpy as np
 from frecall.bench import growth_data as data
 from frecall.bench.stats import pct
 from frecall.bootstrap import build
-from frecall.maintenance import ARCHIVE_FILE, Archive, compact
+from frecall.maintenance import compact
 from frecall.settings import Settings
 from schemas.categories import Intent, LifecycleState
 from schemas.query import QueryRequest, QueryResult
@@ -51,6 +51,7 @@ from workers.lifecycle.compaction import expires_at
 from workers.ports import Embedder
 from workers.query.intent import detect_intent
 from workers.query.service import QueryService
+from workers.stores.archive import ARCHIVE_FILE, Archive
 
 #: Top-k of every question; Appendix L counts contradictions and expired events in top-20.
 K = 20

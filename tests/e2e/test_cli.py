@@ -159,7 +159,12 @@ def test_forget_reaches_every_store_and_replay_does_not_bring_it_back(
         "--json",
     )
     receipt = json.loads(out)
-    assert code == 0 and receipt["removed"] == {"vector_index": 1, "slot_index": 1, "log": 1}
+    assert code == 0 and receipt["removed"] == {
+        "vector_index": 1,
+        "slot_index": 1,
+        "log": 1,
+        "archive": 0,
+    }
     log_bytes = b"".join(p.read_bytes() for p in (data / "log").rglob("*.jsonl"))
     assert b"started eating fish again" not in log_bytes
     run(capsys, "replay", "--data-dir", str(data))
@@ -218,3 +223,21 @@ def test_bad_arguments_give_clear_errors(
         capsys, "query", "--data-dir", str(tmp_path), "--user", "u", "--as-of", "yesterday-ish", "x"
     )
     assert code == 1 and "--as-of" in err
+
+
+def test_compact_archives_long_dead_facts_and_forget_erases_the_archive(
+    capsys: pytest.CaptureFixture[str], data: Path
+) -> None:
+    later = "2028-01-01T00:00:00Z"
+    code, out, _ = run(capsys, "compact", "--data-dir", str(data), "--as-of", later, "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["archived"] > 0 and report["by_reason"]
+    archive = data / "archive.jsonl"
+    assert len(archive.read_text().splitlines()) == report["archived"]
+    code, out, _ = run(capsys, "export", "--data-dir", str(data), "--user", "maya")
+    assert len(json.loads(out)["facts"]) == report["remaining"]
+    code, out, _ = run(capsys, "forget", "--data-dir", str(data), "--user", "maya", "--json")
+    assert code == 0
+    assert json.loads(out)["removed"]["archive"] == report["archived"]
+    assert archive.read_text().strip() == ""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from frecall.maintenance import Archive, compact
+from frecall.maintenance import compact
 from schemas.categories import Category, LifecycleState
 from schemas.events import EdgeEvent, Embedding
 from schemas.policy import load_policy
@@ -18,6 +18,7 @@ from workers.embedding.hashing import HashingEmbedder
 from workers.lifecycle.compaction import archivable, expires_at
 from workers.lifecycle.service import LifecycleService
 from workers.query.service import QueryService
+from workers.stores.archive import Archive
 from workers.stores.memory_slots import InMemorySlotIndex
 from workers.stores.memory_vectors import InMemoryVectorIndex
 
@@ -248,3 +249,14 @@ def test_archive_redact_erases_a_users_records(tmp_path: Path) -> None:
     assert len(archive.records()) == n - 1
     assert archive.redact(USER) == n - 1
     assert archive.records() == []
+
+
+def test_a_long_expired_fact_stays_archived_when_its_slot_changes(tmp_path: Path) -> None:
+    service, vectors = _apply_all(history())
+    compact(vectors, Archive(tmp_path / "a.jsonl"), [USER], T0 + day(500), POLICY)
+    assert "trip0" not in {r.edge_id for r in vectors.scroll(USER)}
+    # Still active in its slot (expiry is a matter of time, not state) — yet archived.
+    service.apply(fact("trip0-hotel", "User also booked a hotel in Oslo", 505, "trip.0",
+                       C.LOGISTICAL_CONTEXT, update="accumulate"))  # fmt: skip
+    left = {r.edge_id for r in vectors.scroll(USER)}
+    assert "trip0-hotel" in left and "trip0" not in left

@@ -125,3 +125,10 @@ def _keep_last_superseded(
 def _expired(record: FactRecord, as_of: datetime, policy: Policy) -> bool:
     expiry = expires_at(record, policy)
     return expiry is not None and expiry < as_of
+
+
+def long_expired(record: FactRecord, at: datetime, policy: Policy) -> bool:
+    """Whether an active fact's event expired more than `expired_days` before `at`: it was
+    (or would be) archived, and must not come back into the index on a later change."""
+    expiry = expires_at(record, policy)
+    return expiry is not None and expiry + timedelta(days=policy.compaction.expired_days) < at

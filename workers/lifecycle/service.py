@@ -8,12 +8,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from schemas.categories import LifecycleState
 from schemas.events import EdgeEvent, ForgetCommand
 from schemas.policy import Policy
 from schemas.records import FactRecord, Lifecycle
 from workers.errors import StorageError
+from workers.lifecycle.compaction import long_expired
 from workers.lifecycle.facts import PendingWrites, fact_store
 from workers.lifecycle.rules import group_key, resolve_slot
 from workers.ports import FactStore, IndexedFact, SlotIndex, SparseVector, VectorIndex
@@ -123,7 +125,7 @@ class LifecycleService:
         for target in edge.retracts:
             self._slots.add_retraction(user, target, edge)
         touched = [slot, *edge.retracts]
-        return self._resolve_committed(user, touched, applied={edge.edge_id})
+        return self._resolve_committed(user, touched, {edge.edge_id}, edge.ingest_time)
 
     def touched_facts(self, edge: EdgeEvent) -> list[str]:
         """Every fact whose state `edge` can decide: the members of the slots it touches.
@@ -141,22 +143,24 @@ class LifecycleService:
         return list(ids)
 
     def _resolve_committed(
-        self, user: str, slots: list[str], applied: set[str]
+        self, user: str, slots: list[str], applied: set[str], now: datetime
     ) -> list[Transition]:
+        """Resolve `slots` and commit; `now` is the change's own time (not the clock), so
+        that replay decides exactly as the first pass did."""
         for _ in range(MAX_ATTEMPTS):
             pending = PendingWrites(self._facts, user)
             transitions: list[Transition] = []
             for slot in dict.fromkeys(slots):
                 members = self._slots.members(user, slot)
-                transitions += self._resolve(pending, user, slot, members, applied)
-            transitions += self._refresh_episodes(pending, user, transitions)
+                transitions += self._resolve(pending, user, slot, members, applied, now)
+            transitions += self._refresh_episodes(pending, user, transitions, now)
             if pending.commit():
                 return transitions
             log.info("lifecycle: user %s changed meanwhile; resolving again", user)
         raise StorageError("lifecycle", "commit", f"user {user}: too many concurrent writers")
 
     def _refresh_episodes(
-        self, pending: PendingWrites, user: str, transitions: list[Transition]
+        self, pending: PendingWrites, user: str, transitions: list[Transition], now: datetime
     ) -> list[Transition]:
         """Re-resolve the raw turns whose facts changed state."""
         groups: dict[str, None] = {}
@@ -165,7 +169,7 @@ class LifecycleService:
                 groups[group_key(raw)] = None
         out: list[Transition] = []
         for slot in groups:
-            out += self._resolve(pending, user, slot, self._slots.members(user, slot), set())
+            out += self._resolve(pending, user, slot, self._slots.members(user, slot), set(), now)
         return out
 
     def _resolve(
@@ -175,6 +179,7 @@ class LifecycleService:
         slot: str,
         members: list[EdgeEvent],
         applied: set[str],
+        now: datetime,
     ) -> list[Transition]:
         annotations = resolve_slot(members, self._slots.retractions(user, slot), self._policy)
         for raw in members:
@@ -200,12 +205,17 @@ class LifecycleService:
             if before is not None:
                 pending.update(edge_id, lifecycle)
         # A member missing from the store is written whole when it is the edge being
-        # applied, or when it is current (e.g. it came back after a forget). A non-current
-        # member that is missing was archived by compaction: it stays out.
+        # applied, or when it is current (e.g. it came back after a forget). A missing
+        # member that is not current, or whose event expired long ago, was archived by
+        # compaction (workers/lifecycle/compaction.py): it stays out.
         for member in members:
+            if member.edge_id in existing:
+                continue
             lifecycle = annotations[member.edge_id]
-            if member.edge_id not in existing and (
-                member.edge_id in applied or lifecycle.state is LifecycleState.ACTIVE
+            record = FactRecord(edge=member, lifecycle=lifecycle)
+            if member.edge_id in applied or (
+                lifecycle.state is LifecycleState.ACTIVE
+                and not long_expired(record, now, self._policy)
             ):
                 pending.upsert(self._indexed(member, lifecycle))
         return transitions
@@ -232,7 +242,7 @@ class LifecycleService:
         # Facts the forgotten one superseded or retracted come back: state is a
         # function of the remaining set.
         slots = [key for key in touched if not key.startswith(EPISODE_PREFIX)]
-        transitions = self._resolve_committed(user, slots, applied=set())
+        transitions = self._resolve_committed(user, slots, set(), command.issued_at)
         return ForgetReceipt(
             user,
             command.edge_id,
