@@ -54,6 +54,10 @@ bench: install
 	$(BIN)/frecall bench lifecycle run $(BENCH_DIR)/lifecycle --track gold --report $(BENCH_DIR)/report-gold
 	$(BIN)/frecall bench lifecycle run $(BENCH_DIR)/lifecycle --track text --report $(BENCH_DIR)/report-text
 	$(BIN)/frecall bench lifecycle noise $(BENCH_DIR)/lifecycle --levels 0.1,0.2,0.5
+	$(BIN)/frecall bench growth --report $(BENCH_DIR)/growth
+	# The pipeline benchmark runs against a real broker and Redis, started (and stopped) here.
+	bash deploy/local/with-services.sh bash -c 'FR_KAFKA_BOOTSTRAP=$$FR_TEST_KAFKA_BOOTSTRAP \
+		FR_REDIS_URL=$$FR_TEST_REDIS_URL $(BIN)/frecall bench pipeline'
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

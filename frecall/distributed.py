@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import redis
 
@@ -30,7 +30,7 @@ from frecall.bootstrap import make_embedder, make_extractor, make_vectors
 from frecall.settings import Settings
 from schemas.events import EdgeEvent, Embedding, ForgetCommand, TurnEvent
 from schemas.policy import Policy, load_policy
-from schemas.streams import COMMANDS, EDGES, TRANSITIONS, TURNS
+from schemas.streams import COMMANDS, EDGES, TRANSITIONS, TURNS, FactsChanged
 from streams.kafka_io import ConsumerLoop, KafkaProducer, commit_end_offsets, read_topics
 from streams.progress import Progress
 from streams.topics import Topics, active_members, ensure_topics
@@ -42,9 +42,13 @@ from workers.export import dumps_stable, export_user
 from workers.inputs import EdgeInput, read_jsonl
 from workers.lifecycle.service import LifecycleService
 from workers.ports import VectorIndex
+from workers.stores.archive import Archive
 from workers.stores.dead_letters import FileDeadLetters
 from workers.stores.redis_facts import RedisFactStore
 from workers.stores.redis_slots import RedisSlotIndex
+
+if TYPE_CHECKING:
+    from frecall.maintenance import CompactionReport
 
 #: Edges embedded and produced together by `ingest-edges`.
 EMBED_BATCH = 256
@@ -417,3 +421,30 @@ class ServingNode:
         self.producer.flush(10)
         self.vectors.close()
         self.stores.close()
+
+
+# --- frecall compact (distributed) ---------------------------------------------------------
+
+
+def compact_distributed(settings: Settings, archive: Archive, as_of: datetime) -> CompactionReport:
+    """Archive long-dead facts from the fact store (the record of state) and announce them
+    on fr.transitions, so that every indexer drops them from its vector index."""
+    from frecall.maintenance import CompactionReport, compact_user
+
+    bootstrap, _ = _require(settings)
+    topics = topics_of(settings)
+    stores = open_stores(settings)
+    producer = KafkaProducer(bootstrap)
+    report = CompactionReport(as_of=as_of)
+    try:
+        users = stores.facts.users()
+        for user in users:
+            ids = compact_user(stores.facts, archive, user, as_of, stores.policy, report)
+            if ids:
+                changed = FactsChanged(user_id=user, edge_ids=tuple(ids), source="compact")
+                producer.produce(topics.name(TRANSITIONS), user, changed.model_dump_json().encode())
+        producer.flush()
+        report.remaining = sum(stores.facts.count(u) for u in users)
+    finally:
+        stores.close()
+    return report

@@ -18,14 +18,15 @@ import argparse
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from schemas.events import EdgeEvent
 from schemas.policy import Policy
+from schemas.records import FactRecord
 from workers.lifecycle.compaction import archivable
 from workers.ports import EventLog, VectorIndex
 from workers.stores.archive import ARCHIVE_FILE, Archive
@@ -52,8 +53,17 @@ class CompactionReport:
         }
 
 
+class CompactableStore(Protocol):
+    """Where a user's facts are read and archived from: the vector index (embedded) or
+    the Redis fact store (distributed; the indexer then drops them from the index)."""
+
+    def scroll(self, user_id: str) -> Iterator[FactRecord]: ...
+
+    def delete(self, user_id: str, edge_ids: Sequence[str]) -> int: ...
+
+
 def compact_user(
-    vectors: VectorIndex,
+    vectors: CompactableStore,
     archive: Archive | None,
     user_id: str,
     as_of: datetime,
@@ -106,12 +116,17 @@ def compact_cmd(args: argparse.Namespace) -> int:
 
     settings = settings_from(args)
     as_of = parse_time(getattr(args, "as_of", None), "--as-of") or datetime.now(UTC)
-    app = build(settings)
     archive = Archive(settings.data_dir / ARCHIVE_FILE)
-    try:
-        report = compact(app.vectors, archive, users_in_log(app.log), as_of, app.policy)
-    finally:
-        app.close()
+    if settings.kafka_bootstrap:
+        from frecall.distributed import compact_distributed
+
+        report = compact_distributed(settings, archive, as_of)
+    else:
+        app = build(settings)
+        try:
+            report = compact(app.vectors, archive, users_in_log(app.log), as_of, app.policy)
+        finally:
+            app.close()
     if getattr(args, "json", False):
         print(json.dumps(report.as_json(archive.path)))
         return 0

@@ -567,6 +567,30 @@ def test_replay_from_kafka_rebuilds_byte_identical_and_keeps_erasures(
     assert httpx.post(cluster.url("/v1/query"), json=body).json()["results"] == []
 
 
+def test_compaction_archives_from_redis_and_the_indexer_follows(cluster: Deployment) -> None:
+    if cluster.server is None:
+        cluster.start_server()
+    before = httpx.get(cluster.url("/healthz")).json()["facts"]
+    result = cluster.cli("compact", "--as-of", "2028-06-01T00:00:00Z", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["archived"] > 0 and report["remaining"] == before - report["archived"]
+    archived = Path(report["archive"]).read_text().splitlines()
+    assert len(archived) == report["archived"]
+    wait_until(
+        "the indexer to drop the archived facts",
+        lambda: httpx.get(cluster.url("/healthz")).json()["facts"] == report["remaining"],
+        timeout=60,
+    )
+    user = MAIN[0]
+    states = {
+        f["edge"]["edge_id"]: f["lifecycle"]["state"]
+        for f in json.loads(cluster.export(user))["facts"]
+    }
+    assert f"{user}/city-istanbul" not in states  # superseded long before mid-2028
+    assert states[f"{user}/city-london"] == "active"  # the current value stays
+
+
 def test_kill_9_of_a_worker_loses_and_duplicates_nothing(
     kafka_bootstrap: str,
     module_redis_url: str,

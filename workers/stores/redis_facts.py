@@ -67,6 +67,10 @@ return n
 SESSION_TURNS = 8
 
 
+def _untag(tag: str) -> str:
+    return tag.replace("%7D", "}").replace("%7B", "{").replace("%25", "%")
+
+
 def _glob_escape(text: str) -> str:
     """A literal for Redis' SCAN MATCH (a user id may contain glob characters)."""
     return "".join("\\" + c if c in "\\*?[]" else c for c in text)
@@ -160,6 +164,17 @@ class RedisFactStore:
         key = self._key(user_id, "facts")
         for _, raw in self._call("scroll", lambda: self._client.hscan_iter(key)):
             yield self._decode(raw)
+
+    def users(self) -> list[str]:
+        """Every user with a fact in this store (a scan: for maintenance jobs)."""
+        pattern = _glob_escape(f"{self._prefix}:") + "{*}:facts"
+        keys = self._call("users", lambda: list(self._client.scan_iter(pattern, count=1000)))
+        out = []
+        for key in keys:
+            text = key.decode() if isinstance(key, bytes) else str(key)
+            tag = text[len(self._prefix) + 2 : -len("}:facts")]
+            out.append(_untag(tag))
+        return sorted(out)
 
     def count(self, user_id: str) -> int:
         key = self._key(user_id, "facts")
