@@ -45,10 +45,10 @@ from schemas.query import QueryRequest, QueryResult
 from scorer.score import ScoringOptions
 from streams.embedded import EmbeddedPipeline, Item
 from workers.app import App
+from workers.embedding.cached import CachedEmbedder
 from workers.errors import ConfigError, FRError
 from workers.inputs import EdgeInput
 from workers.lifecycle.compaction import expires_at
-from workers.ports import Embedder
 from workers.query.intent import detect_intent
 from workers.query.service import QueryService
 from workers.stores.archive import ARCHIVE_FILE, Archive
@@ -68,31 +68,6 @@ class GrowthError(FRError):
     def __init__(self, detail: str) -> None:
         self.detail = detail
         super().__init__(f"bench growth: {detail}")
-
-
-class _CachedEmbedder:
-    """Embeds each distinct text once; both stores see the same vectors."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self._inner = inner
-        self._cache: dict[str, np.ndarray] = {}
-
-    @property
-    def model_id(self) -> str:
-        return self._inner.model_id
-
-    @property
-    def dim(self) -> int:
-        return self._inner.dim
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
-        if missing:
-            for text, vector in zip(missing, self._inner.embed(missing), strict=True):
-                self._cache[text] = vector
-        if not texts:
-            return self._inner.embed(texts)
-        return np.stack([self._cache[t] for t in texts])
 
 
 def _log(message: str) -> None:
@@ -188,7 +163,7 @@ def measure(args: argparse.Namespace, root: Path) -> dict[str, Any]:
     flat = build(Settings(data_dir=root / "flat", embedder=args.embedder), fsync=False)
     compacted = build(Settings(data_dir=root / "compacted", embedder=args.embedder), fsync=False)
     try:
-        shared = _CachedEmbedder(flat.embedder)
+        shared = CachedEmbedder(flat.embedder)
         flat.embedder = compacted.embedder = shared
         flat.queries = QueryService(flat.vectors, shared, flat.policy)
         compacted.queries = QueryService(compacted.vectors, shared, compacted.policy)

@@ -13,12 +13,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
-
-import numpy as np
 
 from schemas.categories import LifecycleState, UpdateSemantics
 from schemas.policy import Policy
@@ -45,31 +43,6 @@ def uniform_policy(policy: Policy) -> Policy:
     same = {"decay_per_hour": UNIFORM_RATE, "alpha": UNIFORM_ALPHA, "floor": UNIFORM_FLOOR}
     categories = {c: p.model_copy(update=same) for c, p in policy.categories.items()}
     return policy.model_copy(update={"categories": categories})
-
-
-class CachedEmbedder:
-    """Embeds each query once for all configurations (the same question is asked of
-    every configuration; embedding it again would only measure the model five times)."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self._inner = inner
-        self._cache: dict[str, np.ndarray] = {}
-
-    @property
-    def model_id(self) -> str:
-        return self._inner.model_id
-
-    @property
-    def dim(self) -> int:
-        return self._inner.dim
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        if len(texts) != 1:
-            return self._inner.embed(texts)
-        hit = self._cache.get(texts[0])
-        if hit is None:
-            hit = self._cache[texts[0]] = self._inner.embed(texts)
-        return hit
 
 
 @dataclass(frozen=True, slots=True)

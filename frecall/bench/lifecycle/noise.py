@@ -39,8 +39,8 @@ from schemas.categories import Category
 from schemas.policy import Policy
 from schemas.query import QueryRequest
 from workers.app import App
+from workers.embedding.cached import CachedEmbedder
 from workers.errors import ConfigError
-from workers.ports import Embedder
 from workers.query.routing import CategoryRouter
 
 Edge = dict[str, Any]
@@ -161,32 +161,6 @@ def write_edges(edges: Sequence[Edge], path: Path) -> None:
 # --- stores and answers ----------------------------------------------------------------
 
 
-class MemoEmbedder:
-    """Embeds each distinct text once across every store of the run: the perturbations
-    touch metadata only, so texts (and their vectors) are the same in every store."""
-
-    def __init__(self, inner: Embedder, cache: dict[str, np.ndarray]) -> None:
-        self._inner = inner
-        self._cache = cache
-
-    @property
-    def model_id(self) -> str:
-        return self._inner.model_id
-
-    @property
-    def dim(self) -> int:
-        return self._inner.dim
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
-        if missing:
-            for t, v in zip(missing, self._inner.embed(missing), strict=True):
-                self._cache[t] = np.asarray(v)
-        if not texts:
-            return self._inner.embed(texts)
-        return np.stack([self._cache[t] for t in texts])
-
-
 @dataclass(frozen=True, slots=True)
 class Answers:
     top: list[list[str]]  # top-k edge ids per question
@@ -237,7 +211,7 @@ def _open(work: Path, embedder: str, cache: dict[str, np.ndarray]) -> App:
     threads = max(1, min(4, os.cpu_count() or 1))
     settings = Settings(data_dir=work / "store", embedder=embedder, onnx_threads=threads)
     app = build(settings, fsync=False)
-    app.embedder = MemoEmbedder(app.embedder, cache)
+    app.embedder = CachedEmbedder(app.embedder, cache)
     return app
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from frecall.bench.lifecycle.configs import CONFIGS, CachedEmbedder
+from frecall.bench.lifecycle.configs import CONFIGS
 from frecall.bench.lifecycle.metrics import (
     PASS_K,
     Outcome,
@@ -38,6 +38,7 @@ from schemas.query import QueryRequest, QueryResult
 from streams.embedded import EmbeddedPipeline
 from streams.progress import Progress
 from workers.app import App
+from workers.embedding.cached import CachedEmbedder
 from workers.errors import ConfigError
 from workers.extraction.rules import RuleExtractor
 from workers.query.routing import CategoryRouter
