@@ -160,3 +160,38 @@ def test_extraction_yields_embedded_edges_and_dead_letters_bad_turns() -> None:
     again = [EdgeEvent.model_validate_json(o.value) for o in handler.handle_turns([good])]
     assert [e.edge_id for e in again] == [e.edge_id for e in edges]
     assert [t.turn_id for t in facts.recent_all(turn)] == ["t1"]
+
+
+def test_user_ids_with_glob_and_tag_characters_stay_apart() -> None:
+    client = fakeredis.FakeRedis()
+    facts = RedisFactStore(client, "t")
+    base = story()[0]
+    for user in ("a*", "abc", "{x}", "p%7B"):
+        edge = base.model_copy(update={"user_id": user})
+        turn = TurnEvent(
+            user_id=user,
+            session_id="s",
+            turn_id="t1",
+            role="user",
+            text="hello",
+            timestamp=datetime(2026, 1, 1, tzinfo=UTC),
+        )
+        facts.add(turn)
+        service = LifecycleService(
+            RedisSlotIndex(client, "t"),
+            facts,
+            load_policy(None),
+        )
+        service.apply(edge)
+    assert facts.users() == ["a*", "abc", "p%7B", "{x}"]
+    facts.delete_user("a*")
+    assert facts.users() == ["abc", "p%7B", "{x}"]
+    probe = TurnEvent(
+        user_id="abc",
+        session_id="s",
+        turn_id="t2",
+        role="user",
+        text="again",
+        timestamp=datetime(2026, 1, 2, tzinfo=UTC),
+    )
+    assert [t.turn_id for t in facts.recent(probe)] == ["t1"]  # not erased with "a*"

@@ -18,9 +18,8 @@ lifecycle-only updates are read before the script; the version check makes that 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
-from typing import TypeVar
 
 import redis
 from pydantic import ValidationError
@@ -29,9 +28,7 @@ from schemas.events import TurnEvent
 from schemas.records import FactRecord, Lifecycle
 from workers.errors import StorageError
 from workers.ports import IndexedFact
-from workers.stores.redis_slots import _tag
-
-_T = TypeVar("_T")
+from workers.stores.redis_keys import call, glob_escape, tag, text, untag
 
 # KEYS: facts, version. ARGV: snapshot, then edge_id, json pairs. Reply: 1 written, 0 stale.
 _COMMIT = """
@@ -67,15 +64,6 @@ return n
 SESSION_TURNS = 8
 
 
-def _untag(tag: str) -> str:
-    return tag.replace("%7D", "}").replace("%7B", "{").replace("%25", "%")
-
-
-def _glob_escape(text: str) -> str:
-    """A literal for Redis' SCAN MATCH (a user id may contain glob characters)."""
-    return "".join("\\" + c if c in "\\*?[]" else c for c in text)
-
-
 class RedisFactStore:
     """`FactStore` (workers/ports.py) on Redis, plus the distributed pipeline's bookkeeping:
     processed-edge idempotency keys, forget tombstones and extraction session context."""
@@ -92,13 +80,7 @@ class RedisFactStore:
     def _key(self, user_id: str, name: str) -> str:
         if not user_id:
             raise ValueError("user id must not be empty")
-        return f"{self._prefix}:{{{_tag(user_id)}}}:{name}"
-
-    def _call(self, operation: str, fn: Callable[[], _T]) -> _T:
-        try:
-            return fn()
-        except redis.RedisError as exc:
-            raise StorageError("redis", operation, f"{type(exc).__name__}: {exc}") from exc
+        return f"{self._prefix}:{{{tag(user_id)}}}:{name}"
 
     @staticmethod
     def _decode(raw: bytes | str) -> FactRecord:
@@ -113,12 +95,12 @@ class RedisFactStore:
         if not edge_ids:
             return []
         key = self._key(user_id, "facts")
-        raw = self._call("get", lambda: self._client.hmget(key, list(edge_ids)))
+        raw = call("get", lambda: self._client.hmget(key, list(edge_ids)))
         return [self._decode(item) for item in raw if item is not None]
 
     def snapshot(self, user_id: str) -> int:
         key = self._key(user_id, "version")
-        return int(self._call("snapshot", lambda: self._client.get(key)) or 0)
+        return int(call("snapshot", lambda: self._client.get(key)) or 0)
 
     def commit(
         self,
@@ -138,70 +120,67 @@ class RedisFactStore:
         for edge_id, record in records.items():
             args += [edge_id, record.model_dump_json()]
         keys = [self._key(user_id, "facts"), self._key(user_id, "version")]
-        return bool(self._call("commit", lambda: self._commit_script(keys=keys, args=args)))
+        return bool(call("commit", lambda: self._commit_script(keys=keys, args=args)))
 
     def delete(self, user_id: str, edge_ids: Sequence[str]) -> int:
         if not edge_ids:
             return 0
         keys = [self._key(user_id, "facts"), self._key(user_id, "version")]
-        return int(self._call("delete", lambda: self._delete_script(keys=keys, args=edge_ids)))
+        return int(call("delete", lambda: self._delete_script(keys=keys, args=edge_ids)))
 
     def delete_user(self, user_id: str) -> int:
         keys = [self._key(user_id, n) for n in ("facts", "version", "processed")]
-        removed = int(self._call("delete_user", lambda: self._delete_user_script(keys=keys)))
+        removed = int(call("delete_user", lambda: self._delete_user_script(keys=keys)))
         # The user's words kept as extraction context go too (erasure reaches every store).
-        pattern = _glob_escape(self._key(user_id, "session:")) + "*"
-        found: list[bytes] = self._call(
-            "delete_user", lambda: list(self._client.scan_iter(pattern))
-        )
+        pattern = glob_escape(self._key(user_id, "session:")) + "*"
+        found: list[bytes] = call("delete_user", lambda: list(self._client.scan_iter(pattern)))
         if found:
-            self._call("delete_user", lambda: self._client.delete(*found))
+            call("delete_user", lambda: self._client.delete(*found))
         return removed
 
     # --- reading a user's memory ---------------------------------------------------------
 
     def scroll(self, user_id: str) -> Iterator[FactRecord]:
         key = self._key(user_id, "facts")
-        for _, raw in self._call("scroll", lambda: self._client.hscan_iter(key)):
+        for _, raw in call("scroll", lambda: self._client.hscan_iter(key)):
             yield self._decode(raw)
 
     def users(self) -> list[str]:
         """Every user with a fact in this store (a scan: for maintenance jobs)."""
-        pattern = _glob_escape(f"{self._prefix}:") + "{*}:facts"
-        keys = self._call("users", lambda: list(self._client.scan_iter(pattern, count=1000)))
+        pattern = glob_escape(f"{self._prefix}:") + "{*}:facts"
+        keys = call("users", lambda: list(self._client.scan_iter(pattern, count=1000)))
         out = []
         for key in keys:
-            text = key.decode() if isinstance(key, bytes) else str(key)
-            tag = text[len(self._prefix) + 2 : -len("}:facts")]
-            out.append(_untag(tag))
+            name = text(key)
+            out.append(untag(name[len(self._prefix) + 2 : -len("}:facts")]))
         return sorted(out)
 
     def count(self, user_id: str) -> int:
         key = self._key(user_id, "facts")
-        return int(self._call("count", lambda: self._client.hlen(key)))
+        return int(call("count", lambda: self._client.hlen(key)))
 
     # --- idempotency and tombstones -------------------------------------------------------
 
     def processed(self, user_id: str, edge_id: str) -> bool:
         key = self._key(user_id, "processed")
-        return bool(self._call("processed", lambda: self._client.sismember(key, edge_id)))
+        return bool(call("processed", lambda: self._client.sismember(key, edge_id)))
 
     def mark_processed(self, user_id: str, edge_id: str) -> None:
         key = self._key(user_id, "processed")
-        self._call("mark_processed", lambda: self._client.sadd(key, edge_id))
+        call("mark_processed", lambda: self._client.sadd(key, edge_id))
 
     def tombstone(self, user_id: str, edge_id: str | None, at: datetime) -> None:
         """Remember an erasure, so that a late copy of an erased edge is not applied."""
         if edge_id is None:
             key = self._key(user_id, "erased_at")
-            self._call("tombstone", lambda: self._client.set(key, at.isoformat()))
+            call("tombstone", lambda: self._client.set(key, at.isoformat()))
         else:
             key = self._key(user_id, "forgotten")
-            self._call("tombstone", lambda: self._client.sadd(key, edge_id))
+            call("tombstone", lambda: self._client.sadd(key, edge_id))
 
     def erased(self, user_id: str, edge_id: str, ingest_time: datetime) -> bool:
         """Whether an edge was erased: by id, or with its user before it was ingested."""
-        forgotten, erased_at = self._call(
+        forgotten, erased_at = call(
             "erased",
             lambda: (
                 self._client.sismember(self._key(user_id, "forgotten"), edge_id),
@@ -229,12 +208,12 @@ class RedisFactStore:
         pipe = self._client.pipeline()
         pipe.rpush(key, turn.model_dump_json())
         pipe.ltrim(key, -SESSION_TURNS, -1)
-        self._call("add", pipe.execute)
+        call("add", pipe.execute)
 
     def recent_all(self, turn: TurnEvent) -> list[TurnEvent]:
         key = self._key(turn.user_id, "session:" + turn.session_id)
-        raw = self._call("recent", lambda: self._client.lrange(key, 0, -1))
+        raw = call("recent", lambda: self._client.lrange(key, 0, -1))
         return [TurnEvent.model_validate_json(item) for item in raw]
 
     def close(self) -> None:
-        self._call("close", self._client.close)
+        call("close", self._client.close)

@@ -21,8 +21,8 @@ there); all of them share the user's hash tag, which Redis Cluster accepts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import Iterable
+from typing import Any
 
 import redis
 from pydantic import ValidationError
@@ -30,8 +30,7 @@ from pydantic import ValidationError
 from schemas.events import EdgeEvent
 from workers.errors import StorageError
 from workers.stores.memory_slots import check_args, sort_edges
-
-_T = TypeVar("_T")
+from workers.stores.redis_keys import call, tag, text
 
 # KEYS: target hash, versions, slots, edge set. ARGV: edge_id, edge JSON, slot_key.
 # Reply: {version, json...}.
@@ -85,14 +84,6 @@ return #slots
 """
 
 
-def _tag(user_id: str) -> str:
-    return user_id.replace("%", "%25").replace("{", "%7B").replace("}", "%7D")
-
-
-def _text(raw: bytes | str) -> str:
-    return raw.decode() if isinstance(raw, bytes) else raw
-
-
 class RedisSlotIndex:
     """`SlotIndex` on Redis (standalone or any node setup that accepts `redis.Redis`).
 
@@ -111,13 +102,7 @@ class RedisSlotIndex:
         self._delete_user_script = client.register_script(_DELETE_USER)
 
     def _base(self, user_id: str) -> str:
-        return f"{self._prefix}:{{{_tag(user_id)}}}:"
-
-    def _call(self, operation: str, fn: Callable[[], _T]) -> _T:
-        try:
-            return fn()
-        except redis.RedisError as exc:
-            raise StorageError("redis", operation, f"{type(exc).__name__}: {exc}") from exc
+        return f"{self._prefix}:{{{tag(user_id)}}}:"
 
     @staticmethod
     def _decode(operation: str, raw: Iterable[Any]) -> list[EdgeEvent]:
@@ -135,7 +120,7 @@ class RedisSlotIndex:
         keys = [base + kind + slot_key, base + "versions", base + "slots", edge_key]
         args = [edge.edge_id, edge.model_dump_json(), slot_key]
         operation = "add" if kind == "slot:" else "add_retraction"
-        reply = self._call(operation, lambda: self._add_script(keys=keys, args=args))
+        reply = call(operation, lambda: self._add_script(keys=keys, args=args))
         return int(reply[0]), self._decode(operation, reply[1:])
 
     def add(self, user_id: str, slot_key: str, edge: EdgeEvent) -> tuple[int, list[EdgeEvent]]:
@@ -150,7 +135,7 @@ class RedisSlotIndex:
         check_args(user_id)
         key = self._base(user_id) + kind + slot_key
         operation = "members" if kind == "slot:" else "retractions"
-        raw = self._call(operation, lambda: self._client.hvals(key))
+        raw = call(operation, lambda: self._client.hvals(key))
         return self._decode(operation, raw)
 
     def members(self, user_id: str, slot_key: str) -> list[EdgeEvent]:
@@ -163,23 +148,19 @@ class RedisSlotIndex:
         check_args(user_id)
         base = self._base(user_id)
         keys = [base + "edge:" + edge_id, base + "versions", base + "slots"]
-        reply = self._call("remove", lambda: self._remove_script(keys=keys, args=[edge_id, base]))
-        return sorted(_text(slot) for slot in reply)
+        reply = call("remove", lambda: self._remove_script(keys=keys, args=[edge_id, base]))
+        return sorted(text(slot) for slot in reply)
 
     def delete_user(self, user_id: str) -> int:
         check_args(user_id)
         base = self._base(user_id)
         keys = [base + "slots", base + "versions"]
-        return int(
-            self._call("delete_user", lambda: self._delete_user_script(keys=keys, args=[base]))
-        )
+        return int(call("delete_user", lambda: self._delete_user_script(keys=keys, args=[base])))
 
     def slots(self, user_id: str) -> list[str]:
         check_args(user_id)
         key = self._base(user_id) + "slots"
-        return sorted(
-            _text(slot) for slot in self._call("slots", lambda: self._client.smembers(key))
-        )
+        return sorted(text(slot) for slot in call("slots", lambda: self._client.smembers(key)))
 
     def close(self) -> None:
-        self._call("close", self._client.close)
+        call("close", self._client.close)
