@@ -26,11 +26,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import shutil
-import signal
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -43,10 +39,19 @@ from typing import Any
 
 import numpy as np
 import redis
-from confluent_kafka import ConsumerGroupState
 from confluent_kafka.admin import AdminClient
 
 from frecall.bench.corpus import generate_facts
+from frecall.bench.worker_pool import (
+    JOIN_TIMEOUT_S,
+    BenchError,
+    Worker,
+    check_alive,
+    say,
+    start_worker,
+    stop_workers,
+    wait_joined,
+)
 from frecall.bootstrap import make_embedder
 from frecall.distributed import replay
 from frecall.settings import Settings
@@ -57,15 +62,13 @@ from streams.kafka_io import ConsumerLoop, KafkaProducer
 from streams.topics import Topics, client_config, ensure_topics
 from workers.distributed.indexer import Indexer
 from workers.distributed.messages import Received
-from workers.errors import ConfigError, FRError
+from workers.errors import ConfigError
 from workers.extraction.stage import raw_edge_id
 from workers.inputs import EdgeInput
 from workers.ports import Embedder
 from workers.stores.memory_vectors import InMemoryVectorIndex
 from workers.stores.redis_facts import RedisFactStore
 
-JOIN_TIMEOUT_S = 120.0
-STOP_TIMEOUT_S = 20.0
 LATENCY_EDGES = 200
 LATENCY_INTERVAL_S = 0.02
 POLL_S = 0.05
@@ -84,104 +87,6 @@ _TURNS = (
     "I made a new friend, Sam",
     "We talked about the weather and the game last night",
 )
-
-
-class BenchError(FRError):
-    """The benchmark could not complete a phase (a timeout, a worker that died)."""
-
-    def __init__(self, phase: str, detail: str) -> None:
-        self.phase, self.detail = phase, detail
-        super().__init__(f"bench pipeline: {phase}: {detail}")
-
-
-def _say(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
-
-
-# --- worker processes ---------------------------------------------------------------------
-
-
-@dataclass
-class _Worker:
-    proc: subprocess.Popen[bytes]
-    log: Path
-
-    def tail(self, lines: int = 15) -> str:
-        try:
-            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return ""
-
-
-def _start_worker(settings: Settings, index: int) -> _Worker:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FR_")}
-    env.update(
-        FR_KAFKA_BOOTSTRAP=settings.kafka_bootstrap or "",
-        FR_REDIS_URL=settings.redis_url or "",
-        FR_KAFKA_TOPIC_PREFIX=settings.kafka_topic_prefix,
-        FR_REDIS_PREFIX=settings.redis_prefix,
-        FR_KAFKA_GROUP=settings.kafka_group,
-        FR_KAFKA_PARTITIONS=str(settings.kafka_partitions),
-        FR_EMBEDDER=settings.embedder,
-        FR_DATA_DIR=str(settings.data_dir),
-        FR_ONNX_THREADS=str(settings.onnx_threads),
-    )
-    if settings.policy_file is not None:
-        env["FR_POLICY_FILE"] = str(settings.policy_file)
-    # No FR_OPENAI_*: the workers use the rule extractor, whatever the shell has.
-    log = settings.data_dir / f"worker-{index}.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "frecall.cli", "worker", "--roles", "extraction,lifecycle"],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    return _Worker(proc, log)
-
-
-def _check_alive(workers: Sequence[_Worker], phase: str) -> None:
-    for worker in workers:
-        if worker.proc.poll() is not None:
-            raise BenchError(
-                phase,
-                f"worker pid {worker.proc.pid} exited ({worker.proc.returncode}):\n{worker.tail()}",
-            )
-
-
-def _stop_workers(workers: Sequence[_Worker]) -> None:
-    """SIGTERM each by pid, then SIGKILL whatever is still running after the timeout."""
-    for worker in workers:
-        if worker.proc.poll() is None:
-            worker.proc.send_signal(signal.SIGTERM)
-    deadline = time.monotonic() + STOP_TIMEOUT_S
-    for worker in workers:
-        try:
-            worker.proc.wait(max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            _say(f"bench pipeline: worker pid {worker.proc.pid} ignored SIGTERM; killing it")
-            worker.proc.kill()
-            worker.proc.wait(10)
-
-
-def _wait_joined(bootstrap: str, group: str, workers: Sequence[_Worker]) -> None:
-    """Until the workers' consumer group is stable with one member per worker."""
-    admin = AdminClient(client_config(bootstrap))
-    deadline = time.monotonic() + JOIN_TIMEOUT_S
-    members = 0
-    while time.monotonic() < deadline:
-        _check_alive(workers, "start")
-        try:
-            description = admin.describe_consumer_groups([group], request_timeout=5)[group].result()
-            members = len(description.members)
-            if members >= len(workers) and description.state == ConsumerGroupState.STABLE:
-                return
-        except Exception:  # the group does not exist until the first worker joins
-            pass
-        time.sleep(0.5)
-    raise BenchError("start", f"{members}/{len(workers)} workers joined in {JOIN_TIMEOUT_S:.0f} s")
 
 
 # --- synthetic input ------------------------------------------------------------------------
@@ -252,7 +157,7 @@ def _wait_stored(
     facts: RedisFactStore,
     pending: dict[str, set[str]],
     timeout: float,
-    workers: Sequence[_Worker],
+    workers: Sequence[Worker],
     phase: str,
 ) -> float:
     """Poll the fact store until every pending edge is in it; returns perf_counter then."""
@@ -267,12 +172,12 @@ def _wait_stored(
         if not pending:
             return time.perf_counter()
         left = sum(len(ids) for ids in pending.values())
-        _check_alive(workers, phase)
+        check_alive(workers, phase)
         if time.monotonic() > deadline:
             raise BenchError(phase, f"{left}/{total} not in the fact store after {timeout:.0f} s")
         if time.monotonic() - last_report >= 2:
             last_report = time.monotonic()
-            _say(f"  {phase}: {total - left}/{total} stored")
+            say(f"  {phase}: {total - left}/{total} stored")
         time.sleep(POLL_S)
 
 
@@ -393,7 +298,7 @@ def _one(base: Settings, embedder: Embedder, count: int, sizes: _Sizes) -> dict[
     bootstrap, url = settings.kafka_bootstrap or "", settings.redis_url or ""
     topics = Topics(settings.kafka_topic_prefix)
     users = [f"bench-u{i:03d}" for i in range(sizes.users)]
-    _say(f"bench pipeline: {count} worker(s), namespace {name}; embedding the input")
+    say(f"bench pipeline: {count} worker(s), namespace {name}; embedding the input")
     edges = _embedded(embedder, settings, _corpus(sizes.edges, users, 1, "b-"))
     probes = _embedded(embedder, settings, _corpus(LATENCY_EDGES, users, 2, "l-"))
     warm = _embedded(embedder, settings, _warmup(users, "warm-up") + _warmup(users, "warm-up-2"))
@@ -401,12 +306,12 @@ def _one(base: Settings, embedder: Embedder, count: int, sizes: _Sizes) -> dict[
     client = redis.Redis.from_url(url)
     facts = RedisFactStore(client, name)
     producer = KafkaProducer(bootstrap)
-    workers: list[_Worker] = []
+    workers: list[Worker] = []
     result: dict[str, Any] = {}
     try:
         ensure_topics(bootstrap, topics, settings.kafka_partitions)
-        workers = [_start_worker(settings, i) for i in range(count)]
-        _wait_joined(bootstrap, name, workers)
+        workers = [start_worker(settings, i) for i in range(count)]
+        wait_joined(bootstrap, name, workers)
         _produce_edges(producer, topics, warm[: len(users)])
         _wait_stored(
             facts,
@@ -415,7 +320,7 @@ def _one(base: Settings, embedder: Embedder, count: int, sizes: _Sizes) -> dict[
             workers,
             "warm-up",
         )
-        _say(f"  workers ready; lifecycle: {len(edges)} edges")
+        say(f"  workers ready; lifecycle: {len(edges)} edges")
 
         pending = _by_user((e.user_id, e.edge_id) for e in edges)
         start = time.perf_counter()
@@ -423,7 +328,7 @@ def _one(base: Settings, embedder: Embedder, count: int, sizes: _Sizes) -> dict[
         end = _wait_stored(facts, pending, max(60.0, len(edges) * 0.1), workers, "lifecycle")
         result["lifecycle_edges_per_s"] = round(len(edges) / (end - start), 1)
 
-        _say(f"  end to end: {len(turns)} turns (rule extractor)")
+        say(f"  end to end: {len(turns)} turns (rule extractor)")
         pending = _by_user((t.user_id, raw_edge_id(t)) for t in turns)
         start = time.perf_counter()
         for turn in turns:
@@ -432,18 +337,18 @@ def _one(base: Settings, embedder: Embedder, count: int, sizes: _Sizes) -> dict[
         end = _wait_stored(facts, pending, max(60.0, len(turns) * 0.5), workers, "turns")
         result["turns_per_s"] = round(len(turns) / (end - start), 1)
 
-        _say(f"  produce → queryable: {len(probes)} edges, one every 20 ms")
+        say(f"  produce → queryable: {len(probes)} edges, one every 20 ms")
         result["latency_ms"] = _latency(settings, facts, producer, warm[len(users) :], probes)
 
-        _stop_workers(workers)
-        _say("  replay --from-kafka")
+        stop_workers(workers)
+        say("  replay --from-kafka")
         start = time.perf_counter()
         replayed = replay(settings)
         seconds = time.perf_counter() - start
         result["replay_edges_per_s"] = round(replayed["edges"] / seconds, 1)
         result["replayed_edges"] = replayed["edges"]
     finally:
-        _stop_workers(workers)
+        stop_workers(workers)
         _cleanup(client, bootstrap, name)
         client.close()
         shutil.rmtree(data_dir, ignore_errors=True)
@@ -457,7 +362,7 @@ def _cleanup(client: redis.Redis, bootstrap: str, name: str) -> None:
         for start in range(0, len(keys), 500):
             client.delete(*keys[start : start + 500])
     except redis.RedisError as exc:
-        _say(f"bench pipeline: could not delete the Redis keys {name}*: {exc}")
+        say(f"bench pipeline: could not delete the Redis keys {name}*: {exc}")
     try:
         admin = AdminClient(client_config(bootstrap))
         mine = [t for t in admin.list_topics(timeout=10).topics if t.startswith(name)]
@@ -468,7 +373,7 @@ def _cleanup(client: redis.Redis, bootstrap: str, name: str) -> None:
             with contextlib.suppress(Exception):  # a group that never committed: none
                 future.result(15)
     except Exception as exc:  # cleanup must not hide the benchmark's own error
-        _say(f"bench pipeline: could not delete the topics/groups of {name}: {exc}")
+        say(f"bench pipeline: could not delete the topics/groups of {name}: {exc}")
 
 
 # --- entry point ----------------------------------------------------------------------------
