@@ -75,7 +75,10 @@ class ForgetReceiptOut(BaseModel):
 
     user_id: str
     edge_id: str | None
-    removed: dict[str, int] = Field(description="per store: vector_index, slot_index, log")
+    removed: dict[str, int] = Field(
+        description="per store: vector_index, slot_index, log, archive "
+        "(distributed: fact_store, slot_index, vector_index)"
+    )
     at: datetime
 
 

@@ -200,7 +200,7 @@ def test_forget_a_fact_and_a_user_with_receipts(client: TestClient, deployment: 
     assert receipt.status_code == 200, receipt.text
     body = receipt.json()
     assert body["user_id"] == "ana" and body["edge_id"] == "s1/t1#0"
-    assert body["removed"] == {"vector_index": 1, "slot_index": 1, "log": 1}
+    assert body["removed"] == {"vector_index": 1, "slot_index": 1, "log": 1, "archive": 0}
     assert "at" in body
     remaining = [f["edge"]["edge_id"] for f in client.get("/v1/users/ana/memory").json()["facts"]]
     assert remaining == ["s1/t1#raw"]
