@@ -173,7 +173,7 @@ RELATIONAL = rows(
     Row("My new boss is Karen", "user.manager", REL, R, TOP, "Karen"),
     Row("I made a new friend, Sam", "user.friend.sam", REL, A, HIGH, "Sam"),
     Row("my new coworker Jin is great", "user.coworker.jin", REL, A, HIGH, "Jin"),
-    Row("We adopted a cat named Miso", "pet.cat", REL, A, TOP, "Miso"),
+    Row("We adopted a cat named Miso", "pet.miso", REL, A, TOP, "Miso"),
 )
 PREFERENCES = rows(
     Row("I'm vegetarian", "user.diet", PREF, R, HIGH, "vegetarian"),

@@ -81,6 +81,9 @@ class Draft:
     needs_context: bool = False
     needs_date: bool = False
     near_logistics: bool = False
+    #: The fact in canonical words ("User's manager is Kenji"), put before the user's own
+    #: ("User reports to Kenji now"): a question asks in the canonical words, not the turn's.
+    statement: str | None = None
 
 
 def from_match(

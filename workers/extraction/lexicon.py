@@ -46,6 +46,8 @@ HOBBIES: dict[str, str] = {
     "open water swimming": "swimming", "trail running": "running", "salsa dancing": "salsa",
     "ice skating": "skating", "figure skating": "skating", "marathon running": "running",
     "birding": "birdwatching", "film photography": "photography",
+    "open-water swimming": "swimming", "wild swimming": "swimming", "sourdough": "baking",
+    "sourdough baking": "baking", "bread baking": "baking", "salsa classes": "salsa",
 }  # fmt: skip
 
 FOODS: frozenset[str] = frozenset(
@@ -182,6 +184,7 @@ PETS: dict[str, str] = {
         "rabbit rabbits bunny hamster hamsters parrot parrots bird birds fish guinea "
         "horse horses lizard snake turtle tortoise ferret chickens chicken goat goats")},
     "bunny": "rabbit", "bunnies": "rabbit", "fish": "fish", "chickens": "chicken",
+    "guinea pig": "guinea pig", "guinea pigs": "guinea pig",
 }  # fmt: skip
 
 #: Nouns that cannot be a city: "I live in a small flat", "moved to a new place".
@@ -214,5 +217,16 @@ INTENSIFIERS: frozenset[str] = frozenset(
     words(
         "so really super very extremely incredibly totally absolutely completely insanely "
         "seriously honestly beyond utterly"
+    )
+)
+
+#: Languages a user may be learning ("started Greek lessons", "doing Dutch on Duolingo").
+LANGUAGES: frozenset[str] = frozenset(
+    words(
+        "spanish french german italian portuguese japanese korean mandarin cantonese chinese "
+        "arabic greek swahili dutch russian hindi urdu turkish polish swedish norwegian danish "
+        "finnish icelandic hebrew vietnamese thai indonesian tagalog latin irish welsh gaelic "
+        "catalan basque czech hungarian romanian ukrainian persian farsi bengali punjabi tamil "
+        "esperanto asl bsl"
     )
 )

@@ -8,6 +8,7 @@ pottery anymore" share a slot; anything else the user "got into" is an interest.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from workers.extraction import draft as d
@@ -50,12 +51,28 @@ _INTEREST = re.compile(
     r"(?:so\s+|really\s+|super\s+)?into|interested\s+in|fascinated\s+(?:by|with)|obsessed\s+"
     r"with|reading\s+(?:a\s+lot\s+)?about|learning\s+about|studying(?!\s+for)|nerding\s+out"
     r"\s+(?:on|about)|curious\s+about|passionate\s+about|been\s+exploring|diving\s+into|deep"
-    r"\s+into|rabbit\s+hole\s+(?:on|about|of)|learning(?=\s+(?-i:[A-Z])))\s+" + _OBJ,
+    r"\s+into"
+    # a habit of watching or reading about a subject is an interest in it
+    r"|(?:keep|kept|been|always|love|started)\s+(?:watching|reading|listening\s+to|bingeing"
+    r"|binging)\s+(?:\w+\s+)?(?:documentaries|docs|videos|podcasts|books|lectures|articles"
+    r"|shows|youtube\s+videos)\s+(?:about|on)"
+    r"|rabbit\s+hole\s+(?:on|about|of)|learning(?=\s+(?-i:[A-Z])))\s+" + _OBJ,
     _I,
 )
 _LOST_INTEREST = re.compile(
     r"\b(?:lost\s+(?:all\s+)?interest\s+in|(?:not|no\s+longer)\s+(?:really\s+)?(?:into|interested"
     r"\s+in)|bored\s+(?:of|with)|moved\s+on\s+from)\s+" + _OBJ,
+    _I,
+)
+#: "Yoga is my new thing", "Roman history has become my obsession" (the subject first).
+_NEW_THING = re.compile(
+    r"^(?P<obj>[\w' -]{2,40}?)\s+(?:is|are|has\s+become|'s)\s+(?:really\s+)?my\s+(?:new|latest"
+    r"|current|big|whole)\s+(?:thing|obsession|passion|hobby|addiction|love|jam|focus)\b",
+    _I,
+)
+_NO_LONGER_GRABS = re.compile(
+    r"^(?P<obj>[\w' -]{2,40}?)\s+(?:doesn't|does\s+not|don't|no\s+longer)\s+(?:really\s+)?"
+    r"(?:grab|interest|excite|do\s+it\s+for|appeal\s+to)\s+me(?:\s+(?:anymore|any\s+more))?",
     _I,
 )
 _NOT_TOPICS = frozenset(
@@ -70,11 +87,25 @@ _NOT_TOPIC_START = frozenset(
 )
 
 
+#: Canonical statements by kind, from the slot's name ("hobby.salsa" → "salsa").
+_STATEMENTS = {
+    "hobby.active": "User's hobbies include {}",
+    "hobby.stopped": "User gave up {} (no longer a hobby)",
+    "interest.active": "User is interested in {}",
+    "interest.lost": "User lost interest in {}",
+}
+
+
 def find(clause: Clause) -> list[Draft]:
     out: list[Draft] = []
     _hobbies(clause.text, out)
     _interests(clause.text, out)
-    return out
+    return [
+        dataclasses.replace(dr, statement=_STATEMENTS[dr.kind].format(
+            dr.slot_key.split(".", 1)[1].replace("_", " ")))
+        if dr.kind in _STATEMENTS and dr.slot_key else dr
+        for dr in out
+    ]  # fmt: skip
 
 
 def _hobbies(text: str, out: list[Draft]) -> None:
@@ -159,6 +190,23 @@ def _hobbies(text: str, out: list[Draft]) -> None:
 
 
 def _interests(text: str, out: list[Draft]) -> None:
+    for m in _NEW_THING.finditer(text):
+        topic = trim_phrase(m["obj"], 3)
+        lower = topic.lower()
+        if not topic or lower in _NOT_TOPICS or lower.split()[0] in _NOT_TOPIC_START:
+            continue
+        if lower in HOBBIES:
+            out.append(_draft("hobby.active", f"hobby.{HOBBIES[lower]}", "active", m, d.HOBBY,
+                              d.R, d.COMMITTED, 19))  # fmt: skip
+        elif slug(lower, max_words=3):
+            out.append(_draft("interest.active", _interest_slot(topic), "active", m, d.INTEREST,
+                              d.A, d.STATED, 58))  # fmt: skip
+    for m in _NO_LONGER_GRABS.finditer(text):
+        topic = trim_phrase(m["obj"], 3)
+        if topic and topic.lower() not in _NOT_TOPICS and slug(topic, max_words=3):
+            out.append(_draft("interest.lost", _interest_slot(topic), "lost interest", m,
+                              d.HOBBY if topic.lower() in HOBBIES else d.INTEREST, d.R,
+                              d.COMMITTED, 57, negatable=True))  # fmt: skip
     for m in _LOST_INTEREST.finditer(text):
         topic = trim_phrase(m["obj"], 3)
         if topic and topic.lower() not in _NOT_TOPICS:
@@ -194,7 +242,7 @@ def _interests(text: str, out: list[Draft]) -> None:
             continue  # "passionate about making sure …": an activity, not a subject
         if lower.startswith("the ") and m["verb"].lower().startswith("got"):
             continue  # "got into the accident"
-        if not slug(lower, max_words=2):
+        if not slug(lower, max_words=3):
             continue
         out.append(
             _draft(
@@ -207,4 +255,4 @@ def _interest_slot(topic: str) -> str:
     lower = topic.lower()
     if lower in HOBBIES:
         return f"hobby.{HOBBIES[lower]}"
-    return f"interest.{slug(lower, max_words=2)}"
+    return f"interest.{slug(lower, max_words=3)}"

@@ -88,6 +88,14 @@ _INSTITUTION = re.compile(
     r"|academy|institute|residency|fellowship|exchange|team|class|cohort|ubc|mit)\b",
     _I,
 )
+#: "got into Roman history", "got into Japanese cinema": a subject, capitalised or not.
+_SUBJECT = re.compile(
+    r"\b(?:history|biology|architecture|economics|planning|philosophy|literature|art|arts"
+    r"|science|sciences|physics|chemistry|mathematics|maths|math|astronomy|linguistics"
+    r"|mythology|politics|cinema|film|films|poetry|culture|music|jazz|folklore|theology"
+    r"|anthropology|archaeology|geology|psychology|sociology|design|typography|mycology)$",
+    _I,
+)
 _PET_WORDS = "|".join(sorted(PETS, key=len, reverse=True))
 _PET_PLAN = re.compile(
     r"\b(?P<verb>plan(?:ning)?\s+(?:to|on)\s+(?:get|getting|adopt|adopting)|going\s+to\s+(?:get"
@@ -220,7 +228,11 @@ def find(clause: Clause) -> list[Draft]:
             )
     for m in _OUTCOME.finditer(text):
         target = _name(m["obj"])
-        if m["ok"] and m["ok"].lower() == "into" and not _INSTITUTION.search(target):
+        if (
+            m["ok"]
+            and m["ok"].lower() == "into"
+            and (not _INSTITUTION.search(target) or _SUBJECT.search(target.strip()))
+        ):
             continue
         if target and subject_is_user(text, m.start()):
             value = "rejected" if (m["no"] or "didn't" in m.group(0).lower()) else "accepted"

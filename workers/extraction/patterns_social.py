@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from workers.extraction import draft as d
-from workers.extraction.clauses import Clause, subject_is_user
+from workers.extraction.clauses import Clause, slug, subject_is_user
 from workers.extraction.dates import has_date_cue
 from workers.extraction.draft import Draft
 from workers.extraction.lexicon import PETS, words
@@ -123,9 +123,28 @@ _PET_WORDS = "|".join(sorted(PETS, key=len, reverse=True))
 _PET_OWNED = re.compile(
     r"\b(?:(?:i|we)\s+(?:have|'ve\s+got|own)|(?:just\s+)?(?:got|adopted|rescued|brought\s+home"
     r"|picked\s+up))\s+(?:a|an|two|three|our|my|the)\s+(?:new\s+)?(?:[\w-]+\s+)?"
-    rf"(?P<pet>{_PET_WORDS})\b(?:\s+(?:named|called)\s+(?P<name>[A-Z]?\w+))?"
-    rf"|\bmy\s+(?P<pet2>{_PET_WORDS})\s+(?P<name2>{_CAP})",
+    rf"(?P<pet>{_PET_WORDS})\b(?:\s*,?\s+(?:named|called)\s+(?P<name>[A-Z]?\w+)"
+    rf"|\s*,\s+(?P<name3>{_CAP})\s*(?:$|[,.;!?]))?"
+    rf"|\b(?:my|our)\s+(?:\w+\s+){{0,2}}(?P<pet2>{_PET_WORDS})\s+(?P<name2>{_CAP})"
+    rf"|^(?P<name4>{_CAP}),?\s+(?:my|our)\s+(?:\w+\s+)?(?P<pet4>{_PET_WORDS})\b",
     _I,
+)
+#: A named pet leaving: "we had to rehome Juniper", "Bruno went to live with my parents",
+#: "Tofu passed away", "we gave Olive to my sister". Its slot is the pet's name.
+_PET_GONE_NAMED = re.compile(
+    rf"\b(?:rehome|rehomed|rehoming)\s+(?P<n1>{_CAP})"
+    rf"|(?:^|[,;]\s*)(?P<n2>{_CAP})\s+(?:passed\s+away|died(?!\s+(?:in|on)\s+(?:the|a|that)\b)|ran\s+away|went\s+to\s+live\s+with"
+    r"|(?:now\s+)?lives\s+with\s+(?:my|our)|crossed\s+the\s+rainbow\s+bridge)"
+    rf"|\b(?:gave|given|giving)\s+(?P<n3>{_CAP})\s+(?:away|to\s+(?:my|our|a|the)\b)"
+    rf"|\bsaid\s+(?:our\s+|my\s+)?(?:final\s+|last\s+)?goodbyes?\s+to\s+(?P<n4>{_CAP})"
+    r"(?=\s*(?:$|[,.;!?]|this\b|last\b|today\b|yesterday\b))"
+    rf"|\bput\s+(?P<n5>{_CAP})\s+down\b",
+)
+_FAMILY_WORDS = frozenset(
+    words(
+        "grandma grandpa granny gran nan nana grandad granddad mum mom dad mother father uncle "
+        "aunt auntie cousin sister brother god jesus"
+    )
 )
 _PET_GONE = re.compile(
     rf"\b(?:my|our)\s+(?P<pet>{_PET_WORDS})(?:\s+{_CAP})?\s+(?:passed\s+away|died|ran\s+away)"
@@ -239,7 +258,36 @@ def find(clause: Clause) -> list[Draft]:
         partner(m, None, "partner.ended")
     _people(text, out)
     _pets(text, out)
+    _apposed_pet(clause, out)
     return out
+
+
+#: "Miso, our rabbit, is the boss of the house": the comma splits the name from its clause.
+_APPOSED_PET = re.compile(rf"^(?:my|our)\s+(?:\w+\s+)?(?P<pet>{_PET_WORDS})\b", _I)
+_NAME_BEFORE = re.compile(rf"(?:^|[,;]\s*)(?P<n>{_CAP}),\s*$")
+
+
+def _apposed_pet(clause: Clause, out: list[Draft]) -> None:
+    sentence = clause.sentence_text or ""
+    m = _APPOSED_PET.match(clause.text)
+    at = sentence.find(clause.text) if m else -1
+    before = _NAME_BEFORE.search(sentence[:at]) if m and at > 0 else None
+    if m is None or before is None or (name := _named(before["n"])) is None:
+        return
+    species = PETS[m["pet"].lower()]
+    out.append(
+        Draft(
+            kind="pet.owned_noun",
+            categories=d.RELATIONAL,
+            slot_key=f"pet.{slug(name, max_words=2)}",
+            value=name,
+            update=d.A,
+            confidence=d.COMMITTED,
+            span=(m.start(), m.end()),
+            priority=36,
+            statement=f"User has a {species} named {name}",
+        )
+    )
 
 
 def _people(text: str, out: list[Draft]) -> None:
@@ -316,7 +364,7 @@ def _people(text: str, out: list[Draft]) -> None:
 
 def _pets(text: str, out: list[Draft]) -> None:
     for m in _PET_OWNED.finditer(text):
-        word = (m["pet"] or m["pet2"]).lower()
+        word = (m["pet"] or m["pet2"] or m["pet4"]).lower()
         if m["pet"] and not subject_is_user(text, m.start()):
             continue
         if re.search(
@@ -324,18 +372,39 @@ def _pets(text: str, out: list[Draft]) -> None:
         ):
             continue  # a wish, not a pet: the plan family handles it
         species = PETS[word]
-        name = m["name"] or m["name2"]
+        name = _named(m["name"] or m["name2"] or m["name3"] or m["name4"])
+        # A named pet has a slot of its own, so that "Bruno went to live with my parents"
+        # ends Bruno and leaves the other rabbit current.
         out.append(
             Draft(
                 kind="pet.owned",
                 categories=d.RELATIONAL,
-                slot_key=f"pet.{species}",
+                slot_key=f"pet.{slug(name, max_words=2)}" if name else f"pet.{slug(species)}",
                 value=name or species,
+                statement=f"User has a {species} named {name}" if name else None,
                 update=d.A,
                 confidence=d.COMMITTED,
                 span=(m.start(), m.end()),
                 priority=36,
                 dates="past",
+            )
+        )
+    for m in _PET_GONE_NAMED.finditer(text):
+        name = _named(next(v for k, v in m.groupdict().items() if v))
+        if name is None or name.lower() in _FAMILY_WORDS:
+            continue
+        out.append(
+            Draft(
+                kind="pet.gone_noun" if m["n2"] else "pet.gone",
+                categories=d.RELATIONAL,
+                slot_key=f"pet.{slug(name, max_words=2)}",
+                value="gone",
+                update=d.R,
+                confidence=d.COMMITTED,
+                span=(m.start(), m.end()),
+                priority=35,
+                dates="past",
+                statement=f"User no longer has their pet {name}",
             )
         )
     for m in _PET_GONE.finditer(text):
@@ -344,7 +413,7 @@ def _pets(text: str, out: list[Draft]) -> None:
             Draft(
                 kind="pet.gone",
                 categories=d.RELATIONAL,
-                slot_key=f"pet.{species}",
+                slot_key=f"pet.{slug(species)}",
                 value=None,
                 update=d.R,
                 confidence=d.COMMITTED,

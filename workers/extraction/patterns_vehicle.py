@@ -31,7 +31,7 @@ _NOT_MODEL = (
     "now|and|for|with|too|again|instead|today|a|an|the|last|this|since|while|but|so|is|was"
     "|yesterday|tomorrow|tonight|on|at|in|from|after|before|which|that"
 )
-_CAR = rf"(?P<car>(?:{_MAKE_RE})(?:\s+(?!(?:{_NOT_MODEL})\b)[\w-]+){{0,2}})"
+CAR = rf"(?P<car>(?:{_MAKE_RE})(?:\s+(?!(?:{_NOT_MODEL})\b)[\w-]+){{0,2}})"
 _OWN = re.compile(
     r"\b(?:i|we)\s+(?:now\s+|still\s+)?(?:drive|have|own|lease|run)\s+(?:an?|the)\s+"
     r"|\b(?:i'm|we're|i\s+am|we\s+are)\s+(?:now\s+)?driving\s+(?:an?|the)\s+"
@@ -47,10 +47,10 @@ _OWN = re.compile(
     r"\s+)?to\s+(?:an?\s+|the\s+)?",
     _I,
 )
-_CAR_AFTER = re.compile(rf"(?:{_OWN.pattern})(?:\s*){_CAR}\b", _I)
+_CAR_AFTER = re.compile(rf"(?:{_OWN.pattern})(?:\s*){CAR}\b", _I)
 #: A clause that is only a car ("New car! A Skoda Octavia"): the exclamation before it
 #: splits the sentence, and a bare make-and-model in a user's turn is the car they got.
-_BARE = re.compile(rf"^\s*(?:an?\s+|the\s+)?(?:new\s+)?{_CAR}\s*[!.]*\s*$", _I)
+_BARE = re.compile(rf"^\s*(?:an?\s+|the\s+)?(?:new\s+)?{CAR}\s*[!.]*\s*$", _I)
 
 
 def find(clause: Clause) -> list[Draft]:

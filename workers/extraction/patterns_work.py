@@ -28,7 +28,7 @@ _TITLE_HEADS = PROFESSIONS | frozenset(
     )
 )
 _TITLE_RE = "|".join(sorted((re.escape(p) for p in _TITLE_HEADS), key=len, reverse=True))
-_TITLE = rf"(?P<title>(?:[\w-]+\s+){{0,3}}(?:{_TITLE_RE}))\b"
+TITLE = rf"(?P<title>(?:[\w-]+\s+){{0,3}}(?:{_TITLE_RE}))\b"
 _NOT_NAMES = frozenset(words("i we he she they it my our the a an this that everyone nobody"))
 
 _REPORT_TO = re.compile(
@@ -50,14 +50,14 @@ _MANAGES = re.compile(
 )
 _NEW_TITLE = re.compile(
     rf"\b(?:(?:new\s+(?:job\s+)?title|new\s+role)\s*(?::|-+|is)|(?:my\s+)?(?:job\s+)?title\s+is"
-    rf"\s+now:?)\s*(?:an?\s+|the\s+)?{_TITLE}"
+    rf"\s+now:?)\s*(?:an?\s+|the\s+)?{TITLE}"
     rf"|\b(?:they|management|my\s+boss|my\s+manager|the\s+company)\s+(?:just\s+)?(?:made|named"
-    rf"|appointed)\s+me\s+(?:an?\s+|the\s+)?{_TITLE.replace('title', 'title2')}"
+    rf"|appointed)\s+me\s+(?:an?\s+|the\s+)?{TITLE.replace('title', 'title2')}"
     rf"|\b(?:moved|stepped|went)\s+up\s+(?:from\s+(?:an?\s+)?[\w -]+?\s+)?to\s+(?:an?\s+|the\s+)?"
-    rf"{_TITLE.replace('title', 'title3')}"
+    rf"{TITLE.replace('title', 'title3')}"
     rf"|\b(?:i've|i\s+have|i\s+had|i'd)\s+been\s+(?:an?|the)\s+"
-    rf"{_TITLE.replace('title', 'title4')}\s+(?:for|since)\b"
-    rf"|^(?:as|being)\s+(?:an?|the)\s+{_TITLE.replace('title', 'title5')}\s*(?:,|$|\s+i\b)",
+    rf"{TITLE.replace('title', 'title4')}\s+(?:for|since)\b"
+    rf"|^(?:as|being)\s+(?:an?|the)\s+{TITLE.replace('title', 'title5')}\s*(?:,|$|\s+i\b)",
     _I,
 )
 _ORG_END = r"(?:done|now|for|since|keeps|is|was|and|but|so)\b"

@@ -129,3 +129,32 @@ def with_date(text: str, when: datetime | None) -> str:
         else (when.strftime("%Y-%m-%d %H:%M UTC"))
     )
     return f"{text} (on {stamp})"
+
+
+#: Canonical statements of the identity and relationship slots: how a question asks about
+#: them ("who's my boss?", "where do I work?"), whichever way the user said it ("I report to
+#: Kenji now", "crazy day at PwC"). The value must be a name, not a state word.
+_STATEMENTS = {
+    "user.manager": "User's manager (boss) is {}",
+    "user.partner": "User's partner is {}",
+    "user.employer": "User works at {}",
+    "user.profession": "User's job title (role at work) is {}",
+    "user.car": "User's car: User drives a {}",
+    "user.current_city": "User lives in {}",
+}
+_NOT_VALUES = frozenset(words("someone somebody none single nobody unknown"))
+
+
+def statement(slot: str | None, value: str | None) -> str | None:
+    """The canonical statement of a current value of `slot`, if the slot has one."""
+    template = _STATEMENTS.get(slot or "")
+    if template is None or not value or value.lower() in _NOT_VALUES:
+        return None
+    return template.format(value)
+
+
+def with_statement(text: str, canonical: str | None) -> str:
+    """`canonical` followed by the user's own words, unless those already say it."""
+    if not canonical or canonical.lower() in text.lower():
+        return text
+    return f"{canonical} ({text})"

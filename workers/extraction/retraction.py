@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from workers.extraction import draft as d
 from workers.extraction.clauses import Clause, subject_is_user
 from workers.extraction.draft import Draft
-from workers.extraction.lexicon import PETS, words
+from workers.extraction.lexicon import HOBBIES, LANGUAGES, PETS, words
 from workers.extraction.patterns_plans import PROJECT_HEADS
 from workers.extraction.slots import guess_slots, is_plan_slot
 
@@ -90,6 +90,8 @@ def find(clause: Clause) -> list[Draft]:
                 continue  # "don't give up on your dreams": not the user's plan
             if index in _GUARDED and not _plan_like(target):
                 continue
+            if _pastime(target):
+                continue  # "gave up on Japanese", "gave up on chess": the leisure families
             if index in _SPEAKER_MARKERS and not subject_is_user(clause.text, m.start()):
                 continue
             out.append(
@@ -128,6 +130,13 @@ def resolve(target: str, candidates: Sequence[tuple[str, str]]) -> tuple[str, ..
         if wanted & (_words(slot.replace(".", " ").replace("_", " ")) | _words(text)):
             return (slot,)
     return guess_slots(target)
+
+
+def _pastime(target: str) -> bool:
+    """A language or hobby named bare: giving it up stops it, it retracts no plan."""
+    bare = re.sub(r"^(?:my|the|our)\s+", "", target.lower()).strip()
+    bare = re.sub(r"\s+(?:lessons|classes|class|course)$", "", bare)
+    return bare in LANGUAGES or bare in HOBBIES
 
 
 def _plan_like(target: str) -> bool:

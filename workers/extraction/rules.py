@@ -32,8 +32,10 @@ from workers.extraction import (
     patterns_events,
     patterns_home,
     patterns_identity,
+    patterns_languages,
     patterns_leisure,
     patterns_money,
+    patterns_passing,
     patterns_plans,
     patterns_prefs,
     patterns_social,
@@ -55,7 +57,7 @@ from workers.extraction.patterns_guard import (
     is_question,
     is_world_knowledge,
 )
-from workers.extraction.phrasing import third_person, with_date
+from workers.extraction.phrasing import statement, third_person, with_date, with_statement
 from workers.extraction.slots import categories_for_slot, describe_cancel
 
 logger = logging.getLogger(__name__)
@@ -63,6 +65,7 @@ logger = logging.getLogger(__name__)
 #: Pattern families, each `Clause -> list[Draft]`. Overlaps are settled by draft priority.
 FAMILIES: tuple[Callable[[Clause], list[Draft]], ...] = (
     retraction.find,
+    patterns_languages.find,
     patterns_money.find,
     patterns_vehicle.find,
     patterns_events.find,
@@ -76,6 +79,7 @@ FAMILIES: tuple[Callable[[Clause], list[Draft]], ...] = (
     patterns_plans.find,
     patterns_ventures.find,
     patterns_calendar.find,
+    patterns_passing.find,
 )
 _PAST_TENSE = re.compile(
     r"\b(?:was|were|went|did|won|lost|attended|finished|happened|came|saw|met|enjoyed|loved"
@@ -226,6 +230,8 @@ def _finish(f: _Found, timestamp: datetime) -> ExtractedFact | None:
         and not dr.kind.endswith(_NOUN_KINDS)
     )
     text = third_person(f.segment, verb_first) or f.clause.text
+    if update is not d.S and confidence >= d.STATED:  # "thinking about moving to X" is no fact
+        text = with_statement(text, dr.statement or statement(dr.slot_key, value))
     text = with_date(text, mention.when if mention else None)[:_MAX_TEXT]
     return ExtractedFact(
         text=text,
