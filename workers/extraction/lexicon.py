@@ -73,12 +73,36 @@ DRINKS: frozenset[str] = frozenset(
         "cocktails water sparkling lemonade"
     )
 )
-MUSIC: frozenset[str] = frozenset(
-    words(
-        "jazz rock pop metal classical hiphop rap techno house edm country blues punk indie "
-        "folk reggae soul funk kpop k-pop opera r&b lofi"
+MUSIC: frozenset[str] = (
+    frozenset(
+        words(
+            "jazz rock pop metal classical hiphop rap techno house edm country blues punk indie "
+            "folk reggae soul funk kpop k-pop opera r&b lofi"
+        )
     )
-) | {"hip hop", "hip-hop", "classical music"}
+    | {"hip hop", "hip-hop", "classical music"}
+    | frozenset(
+        words(
+            "synthwave afrobeat afrobeats fado grime trap disco ambient bluegrass gospel dubstep "
+            "trance shoegaze emo grunge ska drill amapiano"
+        )
+    )
+    | {
+        "heavy metal",
+        "indie folk",
+        "indie rock",
+        "classical piano",
+        "drum and bass",
+        "bossa nova",
+        "death metal",
+        "k pop",
+        "lo-fi",
+        "lo fi",
+        "city pop",
+        "indie pop",
+        "neo soul",
+    }
+)
 
 #: Diet labels (slot user.diet; paper AV1: vegetarian → "started eating fish again").
 DIETS: dict[str, str] = {

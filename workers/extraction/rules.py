@@ -30,6 +30,7 @@ from workers.extraction import draft as d
 from workers.extraction import (
     patterns_calendar,
     patterns_events,
+    patterns_habits,
     patterns_home,
     patterns_identity,
     patterns_languages,
@@ -66,6 +67,7 @@ logger = logging.getLogger(__name__)
 FAMILIES: tuple[Callable[[Clause], list[Draft]], ...] = (
     retraction.find,
     patterns_languages.find,
+    patterns_habits.find,
     patterns_money.find,
     patterns_vehicle.find,
     patterns_events.find,
