@@ -33,7 +33,7 @@ MAX_BACKOFF_S = 10.0
 #: Messages handled together (one embedding call, one round of broker acks) …
 BATCH = 64
 #: … or fewer, when no more arrive within this many seconds.
-BATCH_WAIT_S = 0.05
+BATCH_WAIT_S = 0.01
 
 
 def create_app(
