@@ -46,8 +46,9 @@ def lifecycle_png(result: Mapping[str, Any], path: Path) -> Path:
         ax.set_ylim(0, 100)
         ax.grid(axis="y", alpha=0.3)
         ax.set_title(f"{label} by attack vector, {result.get('track', '')} track")
-        if row == 0:
-            ax.legend(fontsize=8, ncols=min(len(names), 4) or 1, loc="upper right")
+    # One legend for both panels, outside the bars (they reach 100 %).
+    fig.legend(*fig.axes[0].get_legend_handles_labels(), loc="outside lower center",
+               ncols=len(names) or 1, fontsize=8)  # fmt: skip
     return _save(fig, path)
 
 
