@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import cast
+from typing import NoReturn, cast
 
 import faust
 
@@ -30,6 +31,8 @@ log = logging.getLogger(__name__)
 
 #: Longest wait between retries of a message whose store or broker failed.
 MAX_BACKOFF_S = 10.0
+#: Exit status of a worker that stopped with a batch it could not process (EX_SOFTWARE).
+EXIT_UNPROCESSED = 70
 #: Messages handled together (one embedding call, one round of broker acks) …
 BATCH = 64
 #: … or fewer, when no more arrive within this many seconds.
@@ -80,20 +83,30 @@ def create_app(
     async def process(
         messages: list[Received], handle: Callable[[list[Received]], list[Handled]]
     ) -> None:
-        """Handle a batch, produce its output, wait for the broker's acks, then confirm."""
+        """Handle a batch (in a thread: the event loop keeps serving the consumer), produce
+        its output, wait for the broker's acks, then confirm — retried until it succeeds.
+
+        Nothing may escape from here: faust acknowledges a `take_events` batch when the
+        loop body is left, even by an exception, and the batch would be committed without
+        being processed. Handling is idempotent, so a retry from the top is safe.
+        """
         delay = 0.2
         while True:
             try:
-                results = handle(messages)
-                break
-            except StorageError as exc:
+                results = await asyncio.to_thread(handle, messages)
+                await produce([o for handled in results for o in handled.outgoing])
+                for handled in results:
+                    if handled.confirm is not None:
+                        await asyncio.to_thread(handled.confirm)
+                return
+            except asyncio.CancelledError:
+                _abandon(messages, "cancelled")
+            except Exception as exc:
+                if app.should_stop:
+                    _abandon(messages, f"stopping while it fails ({brief(exc)})")
                 log.warning("%s…: %s; retrying in %.1f s", messages[0].position, exc, delay)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, MAX_BACKOFF_S)
-        await produce([o for handled in results for o in handled.outgoing])
-        for handled in results:
-            if handled.confirm is not None:
-                handled.confirm()
 
     def one_by_one(
         handle: Callable[[Received], Handled],
@@ -147,6 +160,15 @@ def create_app(
                 await process([_received(e) for e in events], commands_batch)
 
     return app
+
+
+def _abandon(messages: list[Received], why: str) -> NoReturn:
+    """Leave at once, without acknowledging the batch (nor committing its offsets): it is
+    redelivered to whichever worker takes the partition. A clean exit would ack it."""
+    log.critical("%s…: batch of %d not processed, %s; exiting", messages[0].position,
+                 len(messages), why)  # fmt: skip
+    logging.shutdown()
+    os._exit(EXIT_UNPROCESSED)
 
 
 def run_worker(app: faust.App, loglevel: str) -> None:

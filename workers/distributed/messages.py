@@ -36,15 +36,23 @@ class Outgoing:
     value: bytes
 
 
+#: Characters of a rejected message kept in its dead letter: the letter must stay under the
+#: broker's message size limit (1 MB by default) whatever came in.
+RAW_KEPT = 100_000
+
+
 def dead_letter(message: Received, reason: str) -> Outgoing:
     """`fr.dlq` entry for a message that cannot be processed (topic, partition, offset)."""
+    raw = message.text()
+    if len(raw) > RAW_KEPT:
+        raw = raw[:RAW_KEPT] + f"…[{len(raw) - RAW_KEPT} more characters]"
     letter = DeadLetter(
         topic=message.topic,
         partition=message.partition,
         offset=message.offset,
         key=message.key,
         reason=reason,
-        raw=message.text(),
+        raw=raw,
         at=datetime.now(UTC),
     )
     return Outgoing(DLQ, message.key or "", letter.model_dump_json().encode())
