@@ -21,25 +21,29 @@ class ReplayReport:
 def rebuild(log: EventLog, lifecycle: LifecycleService, total: int | None = None) -> ReplayReport:
     """Apply every edge of the log to (empty) stores behind `lifecycle`.
 
-    Forget commands are collected first and honoured for edges anywhere in the log, so a
-    replay never brings an erased fact back, even from a log that was not redacted.
+    Forget commands are collected first and honoured by log position: an edge (of the
+    erased fact, or of the erased user) that comes before its forget command is skipped,
+    even in a log that was not redacted; what the user said after the erasure stays.
     """
     report = ReplayReport()
-    erased_users: set[str] = set()
-    erased_edges: set[tuple[str, str]] = set()
-    for record in log.read():
+    user_erased_at: dict[str, int] = {}
+    edge_erased_at: dict[tuple[str, str], int] = {}
+    for position, record in enumerate(log.read()):
         if isinstance(record, ForgetCommand):
             report.forget_commands += 1
             if record.edge_id is None:
-                erased_users.add(record.user_id)
+                user_erased_at[record.user_id] = position
             else:
-                erased_edges.add((record.user_id, record.edge_id))
+                edge_erased_at[(record.user_id, record.edge_id)] = position
     progress = Progress("replay", total)
-    for record in log.read():
+    for position, record in enumerate(log.read()):
         if not isinstance(record, EdgeEvent):
             continue
         progress.tick()
-        if record.user_id in erased_users or (record.user_id, record.edge_id) in erased_edges:
+        if position < max(
+            user_erased_at.get(record.user_id, -1),
+            edge_erased_at.get((record.user_id, record.edge_id), -1),
+        ):
             report.skipped_forgotten += 1
             continue
         lifecycle.apply(record)

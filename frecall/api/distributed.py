@@ -8,6 +8,7 @@ indexer keeps (`ServingNode`); exports come from the fact store (the record of s
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -85,11 +86,21 @@ class DistributedBackend:
 
     def forget(self, user_id: str, edge_id: str | None) -> ForgetReceiptOut:
         command = produce_forget(self._node.settings, user_id, edge_id)
-        receipt = self._node.indexer.receipt(command.command_id, FORGET_TIMEOUT_S)
+        facts = self._node.stores.facts
+        deadline = time.monotonic() + FORGET_TIMEOUT_S
+        receipt = facts.receipt(user_id, command.command_id)
+        while receipt is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+            receipt = facts.receipt(user_id, command.command_id)
         if receipt is None:
             raise StorageError("workers", "forget", f"no receipt within {FORGET_TIMEOUT_S} s")
+        # The workers erased it from Redis; the caller's proof includes the vector index.
+        left = max(0.0, deadline - time.monotonic())
+        if not self._node.indexer.wait_erased(user_id, edge_id, left):
+            raise StorageError("indexer", "forget", "still in the vector index")
+        removed = {**receipt, "vector_index": receipt.get("fact_store", 0)}
         return ForgetReceiptOut(
-            user_id=user_id, edge_id=edge_id, removed=receipt, at=datetime.now(UTC)
+            user_id=user_id, edge_id=edge_id, removed=removed, at=datetime.now(UTC)
         )
 
     def export(self, user_id: str) -> str:

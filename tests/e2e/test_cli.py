@@ -241,3 +241,16 @@ def test_compact_archives_long_dead_facts_and_forget_erases_the_archive(
     assert code == 0
     assert json.loads(out)["removed"]["archive"] == report["archived"]
     assert archive.read_text().strip() == ""
+
+
+def test_replay_keeps_what_a_user_said_after_being_forgotten(
+    capsys: pytest.CaptureFixture[str], data: Path, tmp_path: Path
+) -> None:
+    assert run(capsys, "forget", "--data-dir", str(data), "--user", "maya")[0] == 0
+    again = tmp_path / "again.jsonl"
+    again.write_text(STORY.read_text().splitlines()[0] + "\n")
+    assert run(capsys, "ingest-edges", "--data-dir", str(data), str(again))[0] == 0
+    before = run(capsys, "export", "--data-dir", str(data), "--user", "maya")[1]
+    assert len(json.loads(before)["facts"]) == 1
+    assert run(capsys, "replay", "--data-dir", str(data))[0] == 0
+    assert run(capsys, "export", "--data-dir", str(data), "--user", "maya")[1] == before

@@ -18,6 +18,7 @@ from workers.distributed.indexer import Indexer
 from workers.distributed.lifecycle import LifecycleHandler
 from workers.distributed.messages import Outgoing, Received
 from workers.embedding.hashing import HashingEmbedder
+from workers.errors import StorageError
 from workers.extraction.rules import RuleExtractor
 from workers.inputs import EdgeInput
 from workers.lifecycle.service import LifecycleService
@@ -195,3 +196,100 @@ def test_user_ids_with_glob_and_tag_characters_stay_apart() -> None:
         timestamp=datetime(2026, 1, 2, tzinfo=UTC),
     )
     assert [t.turn_id for t in facts.recent(probe)] == ["t1"]  # not erased with "a*"
+
+
+class _FlakyCommit(RedisFactStore):
+    """A fact store whose next commit dies (a worker killed between two steps)."""
+
+    fail_next = False
+
+    def commit(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if self.fail_next:
+            self.fail_next = False
+            raise StorageError("redis", "commit", "killed")
+        return super().commit(*args, **kwargs)
+
+
+def _city_story() -> tuple[LifecycleHandler, _FlakyCommit, dict[str, EdgeEvent]]:
+    client = fakeredis.FakeRedis()
+    facts = _FlakyCommit(client, "t")
+    service = LifecycleService(RedisSlotIndex(client, "t"), facts, load_policy(None))
+    handler = LifecycleHandler(service, facts)
+    edges = {e.edge_id: e for e in story()}
+    for name in ("city-istanbul", "city-london"):
+        handler.handle_edge(received(edges[name].model_dump_json().encode())).confirm()  # type: ignore[misc]
+    return handler, facts, edges
+
+
+def _forget(edge_id: str | None, at: datetime | None = None) -> Received:
+    command = ForgetCommand(
+        command_id="c-" + str(edge_id),
+        user_id="maya",
+        edge_id=edge_id,
+        issued_at=at or datetime.now(UTC),
+    )
+    return received(command.model_dump_json().encode(), topic="fr.commands")
+
+
+def test_a_forget_killed_before_its_commit_finishes_on_redelivery() -> None:
+    handler, facts, _ = _city_story()
+    facts.fail_next = True
+    with pytest.raises(StorageError):
+        handler.handle_command(_forget("city-london"))  # London deleted, Istanbul not yet back
+    handled = handler.handle_command(_forget("city-london"))  # redelivered
+    states = {r.edge_id: r.lifecycle.state.value for r in facts.scroll("maya")}
+    assert states["city-istanbul"] == "active" and "city-london" not in states
+    assert "city-istanbul" in announced(handled.outgoing).edge_ids
+    handled.confirm()  # type: ignore[misc]
+
+
+def test_a_forget_that_died_before_announcing_announces_the_slot_again() -> None:
+    handler, _, _ = _city_story()
+    handler.handle_command(_forget("city-london"))  # committed, never produced
+    again = announced(handler.handle_command(_forget("city-london")).outgoing)
+    assert {"city-london", "city-istanbul"} <= set(again.edge_ids)
+
+
+def test_a_whole_user_forget_keeps_what_was_said_after_it() -> None:
+    handler, facts, edges = _city_story()
+    later = edges["diet-vegetarian"].model_copy(
+        update={"ingest_time": datetime(2030, 1, 1, tzinfo=UTC), "edge_id": "said-later"}
+    )
+    handler.handle_edge(received(later.model_dump_json().encode())).confirm()  # type: ignore[misc]
+    cutoff = datetime(2029, 1, 1, tzinfo=UTC)
+    change = announced(handler.handle_command(_forget(None, cutoff)).outgoing)
+    assert change.forget_user
+    assert [r.edge_id for r in facts.scroll("maya")] == ["said-later"]
+    # Delivered again (after the later edge): still only the earlier facts go.
+    handler.handle_command(_forget(None, cutoff))
+    assert [r.edge_id for r in facts.scroll("maya")] == ["said-later"]
+
+
+def test_a_commit_racing_an_erasure_does_not_write_the_erased_fact() -> None:
+    client = fakeredis.FakeRedis()
+    facts = RedisFactStore(client, "t")
+    service = LifecycleService(RedisSlotIndex(client, "t"), facts, load_policy(None))
+    first = story()[0]
+    # Worker B checked `erased` before A's tombstone landed, then applies:
+    facts.tombstone("maya", None, datetime(2099, 1, 1, tzinfo=UTC))
+    service.apply(first)
+    assert facts.count("maya") == 0
+
+
+def test_session_context_is_what_came_before_even_on_redelivery() -> None:
+    facts = RedisFactStore(fakeredis.FakeRedis(), "t")
+    turns = [
+        TurnEvent(
+            user_id="bob",
+            session_id="s",
+            turn_id=f"t{i}",
+            role="user",
+            text=f"turn {i}",
+            timestamp=datetime(2026, 1, 1, 10, i, tzinfo=UTC),
+        )
+        for i in range(4)
+    ]
+    for turn in turns:
+        facts.add(turn)
+    assert [t.turn_id for t in facts.recent(turns[1])] == ["t0"]  # not t2, t3
+    assert [t.turn_id for t in facts.recent(turns[3])] == ["t0", "t1", "t2"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from pydantic import ValidationError
@@ -23,9 +22,6 @@ from workers.stores.redis_facts import RedisFactStore
 from workers.text import bm25
 
 log = logging.getLogger(__name__)
-
-#: Forget receipts kept for callers waiting on them (oldest dropped first).
-RECEIPTS_KEPT = 10_000
 
 
 class Indexer:
@@ -43,7 +39,6 @@ class Indexer:
         self._sparse = sparse
         self.lock = threading.RLock()
         self._changed = threading.Condition(self.lock)
-        self._receipts: OrderedDict[str, dict[str, int]] = OrderedDict()
         self.applied = 0
 
     def handle(self, message: Received) -> None:
@@ -57,11 +52,8 @@ class Indexer:
                 removed = self._sync_user(changed.user_id)
             else:
                 removed = self.sync(changed.user_id, changed.edge_ids)
-            if changed.command_id is not None:
-                receipt = {**(changed.receipt or {}), "vector_index": removed}
-                self._receipts[changed.command_id] = receipt
-                while len(self._receipts) > RECEIPTS_KEPT:
-                    self._receipts.popitem(last=False)
+            if removed:
+                log.info("indexer: %s: %d facts removed", changed.user_id, removed)
             self.applied += 1
             self._changed.notify_all()
 
@@ -93,16 +85,23 @@ class Indexer:
         gone = [i for i in ids if i not in kept]
         return self._vectors.delete(user_id, gone) if gone else 0
 
-    def receipt(self, command_id: str, timeout: float) -> dict[str, int] | None:
-        """The receipt of a forget command, waiting up to `timeout` s for it."""
+    def wait_erased(self, user_id: str, edge_id: str | None, timeout: float) -> bool:
+        """Wait until an erased fact (or every fact of an erased user that the fact store
+        no longer has) is out of the index."""
         deadline = time.monotonic() + timeout
         with self._changed:
-            while command_id not in self._receipts:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return None
-                self._changed.wait(left)
-            return self._receipts[command_id]
+            while True:
+                if edge_id is not None:
+                    left = bool(self._vectors.get(user_id, [edge_id]))
+                else:
+                    ids = [r.edge_id for r in self._vectors.scroll(user_id)]
+                    left = len(self._facts.get(user_id, ids)) < len(ids)
+                if not left:
+                    return True
+                wait = deadline - time.monotonic()
+                if wait <= 0:
+                    return False
+                self._changed.wait(min(wait, 0.5))
 
     def wait_indexed(self, user_id: str, edge_ids: Sequence[str], timeout: float) -> bool:
         """Read-your-writes: wait until every one of `edge_ids` is in the index."""

@@ -84,18 +84,34 @@ class LifecycleHandler:
             command = ForgetCommand.model_validate_json(message.value)
         except ValidationError as exc:
             return Handled([dead_letter(message, f"not a command: {brief(exc)}")])
+        user, edge_id = command.user_id, command.edge_id
+        confirm = None
         # The tombstone first: an edge of this fact/user still in flight stays out.
-        self._facts.tombstone(command.user_id, command.edge_id, command.issued_at)
-        receipt = self._lifecycle.forget(command)
-        ids = () if command.edge_id is None else (command.edge_id, *receipt.changed)
+        self._facts.tombstone(user, edge_id, command.issued_at)
+        if edge_id is None:
+            receipt = self._lifecycle.forget(command, up_to=command.issued_at)
+            self._facts.delete_sessions(user)
+            ids = [*receipt.changed, *self._lifecycle.members_of(user, receipt.slots)]
+        else:
+            # Which slots to re-resolve is kept until the announcement is out: a redelivered
+            # command finds the fact gone, yet must finish what the first attempt began.
+            also = self._facts.remember_slots(
+                user, command.command_id, self._lifecycle.slots_of(user, edge_id)
+            )
+            receipt = self._lifecycle.forget(command, also=also)
+            ids = [edge_id, *self._lifecycle.members_of(user, receipt.slots)]
+            command_id = command.command_id
+            confirm = lambda: self._facts.forget_slots(user, command_id)  # noqa: E731
+        removed = {
+            ("fact_store" if k == "vector_index" else k): v for k, v in receipt.removed.items()
+        }
+        self._facts.put_receipt(user, command.command_id, removed)
         changed = FactsChanged(
-            user_id=command.user_id,
+            user_id=user,
             edge_ids=tuple(dict.fromkeys(ids)),
-            forget_user=command.edge_id is None,
+            forget_user=edge_id is None,
             command_id=command.command_id,
-            receipt={
-                ("fact_store" if k == "vector_index" else k): v for k, v in receipt.removed.items()
-            },
+            receipt=removed,
             source=message.position,
         )
-        return Handled([_announce(changed)])
+        return Handled([_announce(changed)], confirm)

@@ -6,7 +6,7 @@ The same code runs in the embedded pipeline and in the distributed lifecycle age
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -44,6 +44,8 @@ class ForgetReceipt:
     removed: Mapping[str, int] = field(default_factory=dict)
     #: Facts whose state the erasure changed (e.g. a superseded value that came back).
     changed: tuple[str, ...] = ()
+    #: The slots it re-resolved.
+    slots: tuple[str, ...] = ()
 
 
 def _cause(lc: Lifecycle) -> str | None:
@@ -133,14 +135,8 @@ class LifecycleService:
         For a worker that must re-announce an edge's effects (its first attempt committed
         but died before publishing them).
         """
-        user = edge.user_id
-        ids: dict[str, None] = {edge.edge_id: None}
-        for slot in (group_key(edge), *edge.retracts):
-            for member in self._slots.members(user, slot):
-                ids[member.edge_id] = None
-                for raw in self._slots.members(user, EPISODE_PREFIX + member.edge_id):
-                    ids[raw.edge_id] = None
-        return list(ids)
+        ids = [edge.edge_id, *self.members_of(edge.user_id, [group_key(edge), *edge.retracts])]
+        return list(dict.fromkeys(ids))
 
     def _resolve_committed(
         self, user: str, slots: list[str], applied: set[str], now: datetime
@@ -228,24 +224,78 @@ class LifecycleService:
             sparse=self._sparse(edge.text),
         )
 
-    def forget(self, command: ForgetCommand) -> ForgetReceipt:
-        """Erase one fact (re-resolving the slots it took part in) or a whole user."""
-        user = command.user_id
+    def forget(
+        self,
+        command: ForgetCommand,
+        also: Sequence[str] = (),
+        up_to: datetime | None = None,
+    ) -> ForgetReceipt:
+        """Erase one fact (re-resolving the slots it took part in) or a whole user.
+
+        `up_to`: a whole-user erasure removes only what was ingested up to this time (the
+        distributed deployment passes the command's time: a fact stated after it may be
+        delivered first, since commands and edges travel on different topics); None
+        removes everything. `also`: slots to re-resolve besides those the removal reports
+        (a redelivered command finds nothing left to remove, but the slots it touched must
+        still be resolved).
+        """
         if command.edge_id is None:
-            removed = {
-                "vector_index": self._facts.delete_user(user),
-                "slot_index": self._slots.delete_user(user),
-            }
-            return ForgetReceipt(user, None, removed)
+            return self._forget_user(command, up_to)
+        user = command.user_id
         touched = self._slots.remove(user, command.edge_id)
         deleted = self._facts.delete(user, [command.edge_id])
         # Facts the forgotten one superseded or retracted come back: state is a
         # function of the remaining set.
-        slots = [key for key in touched if not key.startswith(EPISODE_PREFIX)]
+        slots = [k for k in dict.fromkeys([*touched, *also]) if not k.startswith(EPISODE_PREFIX)]
         transitions = self._resolve_committed(user, slots, set(), command.issued_at)
         return ForgetReceipt(
             user,
             command.edge_id,
             {"vector_index": deleted, "slot_index": len(touched)},
             tuple(dict.fromkeys(t.edge_id for t in transitions)),
+            tuple(slots),
         )
+
+    def _forget_user(self, command: ForgetCommand, cutoff: datetime | None) -> ForgetReceipt:
+        user = command.user_id
+        edges: dict[str, EdgeEvent] = {}
+        if cutoff is not None:
+            for slot in self._slots.slots(user):
+                members = self._slots.members(user, slot)
+                for edge in [*members, *self._slots.retractions(user, slot)]:
+                    edges[edge.edge_id] = edge
+        if cutoff is None or all(e.ingest_time <= cutoff for e in edges.values()):
+            removed = {
+                "vector_index": self._facts.delete_user(user),
+                "slot_index": self._slots.delete_user(user),
+            }
+            return ForgetReceipt(user, None, removed)
+        erased = sorted(i for i, e in edges.items() if e.ingest_time <= cutoff)
+        touched: dict[str, None] = {}
+        for edge_id in erased:
+            touched.update(dict.fromkeys(self._slots.remove(user, edge_id)))
+        deleted = self._facts.delete(user, erased)
+        slots = [k for k in touched if not k.startswith(EPISODE_PREFIX)]
+        transitions = self._resolve_committed(user, slots, set(), command.issued_at)
+        return ForgetReceipt(
+            user,
+            None,
+            {"vector_index": deleted, "slot_index": len(touched)},
+            tuple(dict.fromkeys(t.edge_id for t in transitions)),
+            tuple(slots),
+        )
+
+    def slots_of(self, user_id: str, edge_id: str) -> list[str]:
+        """The slots a stored fact takes part in (its own and those it retracts)."""
+        found = self._facts.get(user_id, [edge_id])
+        return [group_key(found[0].edge), *found[0].edge.retracts] if found else []
+
+    def members_of(self, user_id: str, slots: Sequence[str]) -> list[str]:
+        """Every fact of these slots, and the raw turns that inherit from them."""
+        ids: dict[str, None] = {}
+        for slot in slots:
+            for member in self._slots.members(user_id, slot):
+                ids[member.edge_id] = None
+                for raw in self._slots.members(user_id, EPISODE_PREFIX + member.edge_id):
+                    ids[raw.edge_id] = None
+        return list(ids)

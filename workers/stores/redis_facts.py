@@ -18,6 +18,7 @@ lifecycle-only updates are read before the script; the version check makes that 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 
@@ -30,13 +31,19 @@ from workers.errors import StorageError
 from workers.ports import IndexedFact
 from workers.stores.redis_keys import call, glob_escape, tag, text, untag
 
-# KEYS: facts, version. ARGV: snapshot, then edge_id, json pairs. Reply: 1 written, 0 stale.
+# KEYS: facts, version, forgotten, erased_at. ARGV: snapshot, then (edge_id, json, ingest
+# epoch seconds) triples. Reply: 1 written, 0 stale. A record of an erased fact (by id, or
+# ingested before its user's erasure) is not written: an apply that raced a forget (two
+# workers during a rebalance) cannot bring it back.
 _COMMIT = """
 if tonumber(redis.call('GET', KEYS[2]) or '0') ~= tonumber(ARGV[1]) then
   return 0
 end
-for i = 2, #ARGV, 2 do
-  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+local erased_at = tonumber(redis.call('GET', KEYS[4]) or '-1e300')
+for i = 2, #ARGV, 3 do
+  if redis.call('SISMEMBER', KEYS[3], ARGV[i]) == 0 and tonumber(ARGV[i + 2]) > erased_at then
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+  end
 end
 redis.call('INCR', KEYS[2])
 return 1
@@ -60,6 +67,8 @@ redis.call('INCR', KEYS[2])
 return n
 """
 
+#: How long a forget receipt stays readable (seconds).
+RECEIPT_TTL_S = 86_400
 #: Turns of context kept per session (the rule extractor looks back a few turns).
 SESSION_TURNS = 8
 
@@ -116,10 +125,10 @@ class RedisFactStore:
             )
         if not records:
             return True
-        args: list[str | int] = [snapshot]
+        args: list[str | int | float] = [snapshot]
         for edge_id, record in records.items():
-            args += [edge_id, record.model_dump_json()]
-        keys = [self._key(user_id, "facts"), self._key(user_id, "version")]
+            args += [edge_id, record.model_dump_json(), repr(record.edge.ingest_time.timestamp())]
+        keys = [self._key(user_id, n) for n in ("facts", "version", "forgotten", "erased_at")]
         return bool(call("commit", lambda: self._commit_script(keys=keys, args=args)))
 
     def delete(self, user_id: str, edge_ids: Sequence[str]) -> int:
@@ -130,13 +139,14 @@ class RedisFactStore:
 
     def delete_user(self, user_id: str) -> int:
         keys = [self._key(user_id, n) for n in ("facts", "version", "processed")]
-        removed = int(call("delete_user", lambda: self._delete_user_script(keys=keys)))
-        # The user's words kept as extraction context go too (erasure reaches every store).
+        return int(call("delete_user", lambda: self._delete_user_script(keys=keys)))
+
+    def delete_sessions(self, user_id: str) -> None:
+        """Drop the user's words kept as extraction context (erasure reaches every store)."""
         pattern = glob_escape(self._key(user_id, "session:")) + "*"
         found: list[bytes] = call("delete_user", lambda: list(self._client.scan_iter(pattern)))
         if found:
             call("delete_user", lambda: self._client.delete(*found))
-        return removed
 
     # --- reading a user's memory ---------------------------------------------------------
 
@@ -151,8 +161,11 @@ class RedisFactStore:
         keys = call("users", lambda: list(self._client.scan_iter(pattern, count=1000)))
         out = []
         for key in keys:
-            name = text(key)
-            out.append(untag(name[len(self._prefix) + 2 : -len("}:facts")]))
+            # The tag ends at the first "}" (user ids are encoded without braces); a session
+            # key whose name happens to end in "}:facts" is not a user's facts.
+            encoded, _, rest = text(key)[len(self._prefix) + 2 :].partition("}")
+            if rest == ":facts":
+                out.append(untag(encoded))
         return sorted(out)
 
     def count(self, user_id: str) -> int:
@@ -173,7 +186,7 @@ class RedisFactStore:
         """Remember an erasure, so that a late copy of an erased edge is not applied."""
         if edge_id is None:
             key = self._key(user_id, "erased_at")
-            call("tombstone", lambda: self._client.set(key, at.isoformat()))
+            call("tombstone", lambda: self._client.set(key, repr(at.timestamp())))
         else:
             key = self._key(user_id, "forgotten")
             call("tombstone", lambda: self._client.sadd(key, edge_id))
@@ -191,14 +204,41 @@ class RedisFactStore:
             return True
         if erased_at is None:
             return False
-        text = erased_at.decode() if isinstance(erased_at, bytes) else str(erased_at)
-        return ingest_time <= datetime.fromisoformat(text)
+        return ingest_time.timestamp() <= float(text(erased_at))
 
     # --- extraction context -----------------------------------------------------------------
 
     def recent(self, turn: TurnEvent) -> list[TurnEvent]:
-        """The session's turns before this one (`SessionContext` interface)."""
-        return [t for t in self.recent_all(turn) if t.turn_id != turn.turn_id]
+        """The session's turns before this one (`SessionContext` interface) — also when
+        this one is redelivered after later turns were added: extraction stays the same."""
+        return [
+            t
+            for t in self.recent_all(turn)
+            if t.turn_id != turn.turn_id and t.timestamp <= turn.timestamp
+        ]
+
+    def remember_slots(self, user_id: str, command_id: str, slots: Sequence[str]) -> list[str]:
+        """The slots an erasure must re-resolve, kept until `forget_slots`: the first call
+        stores them, a redelivered command gets the same list back."""
+        key = self._key(user_id, "erasing:" + command_id)
+        payload = json.dumps(list(slots))
+        stored = call("remember_slots", lambda: (self._client.set(key, payload, nx=True),
+                                                 self._client.get(key))[1])  # fmt: skip
+        return list(json.loads(text(stored))) if stored is not None else list(slots)
+
+    def put_receipt(self, user_id: str, command_id: str, receipt: dict[str, int]) -> None:
+        """What an erasure removed, for whichever serving process answers the caller."""
+        key = self._key(user_id, "receipt:" + command_id)
+        call("put_receipt", lambda: self._client.set(key, json.dumps(receipt), ex=RECEIPT_TTL_S))
+
+    def receipt(self, user_id: str, command_id: str) -> dict[str, int] | None:
+        key = self._key(user_id, "receipt:" + command_id)
+        raw = call("receipt", lambda: self._client.get(key))
+        return None if raw is None else dict(json.loads(text(raw)))
+
+    def forget_slots(self, user_id: str, command_id: str) -> None:
+        key = self._key(user_id, "erasing:" + command_id)
+        call("forget_slots", lambda: self._client.delete(key))
 
     def add(self, turn: TurnEvent) -> None:
         """Append a turn to its session's context once (a redelivered turn is not re-added)."""
