@@ -33,7 +33,7 @@ from schemas.policy import Policy, load_policy
 from schemas.streams import COMMANDS, EDGES, TRANSITIONS, TURNS, FactsChanged
 from streams.kafka_io import ConsumerLoop, KafkaProducer, commit_end_offsets, read_topics
 from streams.progress import Progress
-from streams.topics import Topics, active_members, ensure_topics
+from streams.topics import Topics, active_members, ensure_topics, truncated
 from workers.distributed.extraction import ExtractionHandler
 from workers.distributed.indexer import Indexer
 from workers.distributed.lifecycle import LifecycleHandler
@@ -50,6 +50,8 @@ from workers.stores.redis_slots import RedisSlotIndex
 if TYPE_CHECKING:
     from frecall.maintenance import CompactionReport
 
+#: Snapshots a compaction takes of a user whose facts keep changing before it skips them.
+COMPACT_ATTEMPTS = 5
 #: Edges embedded and produced together by `ingest-edges`.
 EMBED_BATCH = 256
 
@@ -297,6 +299,12 @@ def replay(settings: Settings) -> dict[str, Any]:
     client = redis.Redis.from_url(url)
     old = generation(client, settings)
     new = old + 1
+    gone = truncated(bootstrap, topics.log())
+    if gone:
+        raise ConfigError(
+            "the log was truncated by retention, a replay would lose facts or bring erased "
+            f"ones back: {'; '.join(gone[:5])} (keep fr.edges and fr.commands forever)"
+        )
     for group in (settings.kafka_group, indexer_group(settings, old)):
         if active_members(bootstrap, group):
             raise ConfigError(
@@ -346,6 +354,8 @@ def replay(settings: Settings) -> dict[str, Any]:
     for user, edge_id in erased_edges:
         stores.facts.tombstone(user, edge_id, datetime.now(UTC))
     dim = make_embedder(settings).dim
+    if not settings.qdrant_url:
+        shutil.rmtree(_edge_dir(settings, new), ignore_errors=True)  # an earlier attempt's
     vectors = open_vectors(settings, dim, new)
     try:
         indexer = Indexer(stores.facts, vectors)
@@ -428,23 +438,44 @@ class ServingNode:
 
 def compact_distributed(settings: Settings, archive: Archive, as_of: datetime) -> CompactionReport:
     """Archive long-dead facts from the fact store (the record of state) and announce them
-    on fr.transitions, so that every indexer drops them from its vector index."""
-    from frecall.maintenance import CompactionReport, compact_user
+    on fr.transitions, so that every indexer drops them from its vector index.
+
+    The decision is made on a snapshot and applied only if the user's facts did not change
+    meanwhile (else decided again): a fact a worker just made current stays.
+    """
+    from frecall.maintenance import CompactionReport
+    from workers.lifecycle.compaction import archivable
 
     bootstrap, _ = _require(settings)
     topics = topics_of(settings)
     stores = open_stores(settings)
+    facts = stores.facts
     producer = KafkaProducer(bootstrap)
     report = CompactionReport(as_of=as_of)
     try:
-        users = stores.facts.users()
+        users = facts.users()
         for user in users:
-            ids = compact_user(stores.facts, archive, user, as_of, stores.policy, report)
-            if ids:
-                changed = FactsChanged(user_id=user, edge_ids=tuple(ids), source="compact")
-                producer.produce(topics.name(TRANSITIONS), user, changed.model_dump_json().encode())
+            report.users += 1
+            for _ in range(COMPACT_ATTEMPTS):
+                snapshot = facts.snapshot(user)
+                records = {r.edge_id: r for r in facts.scroll(user)}
+                decided = archivable(records.values(), as_of, stores.policy)
+                ids = [a.edge_id for a in decided]
+                if not ids or facts.delete_if(user, snapshot, ids):
+                    break
+            else:
+                print(f"compact: {user} kept changing; skipped this time", file=sys.stderr)
+                continue
+            report.scanned += len(records)
+            if not ids:
+                continue
+            archive.append([(records[a.edge_id], a.reason, a.dead_since) for a in decided], as_of)
+            report.archived += len(ids)
+            report.by_reason.update(a.reason for a in decided)
+            changed = FactsChanged(user_id=user, edge_ids=tuple(ids), source="compact")
+            producer.produce(topics.name(TRANSITIONS), user, changed.model_dump_json().encode())
         producer.flush()
-        report.remaining = sum(stores.facts.count(u) for u in users)
+        report.remaining = sum(facts.count(u) for u in users)
     finally:
         stores.close()
     return report

@@ -27,7 +27,9 @@ class Settings(BaseSettings):
     kafka_group: str = "frecall"
     kafka_partitions: int = Field(default=6, ge=1, le=1024)
     redis_url: str | None = None
-    redis_prefix: str = Field(default="fr", pattern=r"^[^{}]+$")
+    #: Letters, digits, `_` and `-` only: generations append `.g<N>`, which no other
+    #: deployment's prefix can then collide with.
+    redis_prefix: str = Field(default="fr", pattern=r"^[A-Za-z0-9_-]+$")
     qdrant_url: str | None = None
     qdrant_api_key: SecretStr | None = None
     qdrant_collection: str = "fr_facts"

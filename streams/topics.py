@@ -12,10 +12,14 @@ from dataclasses import dataclass
 
 from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
 
-from schemas.streams import ALL_TOPICS
+from schemas.streams import ALL_TOPICS, COMMANDS, EDGES
 from workers.errors import StorageError
 
 log = logging.getLogger(__name__)
+
+
+#: The log topics keep everything: they are the source of truth, not a buffer.
+KEEP_FOREVER = {"retention.ms": "-1", "retention.bytes": "-1"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +33,10 @@ class Topics:
     def all(self) -> list[str]:
         return [self.name(t) for t in ALL_TOPICS]
 
+    def log(self) -> list[str]:
+        """The source of truth (`replay --from-kafka` reads them from the beginning)."""
+        return [self.name(EDGES), self.name(COMMANDS)]
+
 
 def client_config(bootstrap: str) -> dict[str, str | int | float | bool]:
     return {"bootstrap.servers": bootstrap, "log_level": 3}
@@ -40,7 +48,12 @@ def ensure_topics(bootstrap: str, topics: Topics, partitions: int, timeout: floa
     admin = AdminClient(client_config(bootstrap))
     existing = admin.list_topics(timeout=timeout).topics
     wanted = [
-        NewTopic(name, num_partitions=partitions, replication_factor=-1)
+        NewTopic(
+            name,
+            num_partitions=partitions,
+            replication_factor=-1,
+            config=dict(KEEP_FOREVER) if name in topics.log() else {},
+        )
         for name in topics.all()
         if name not in existing
     ]
@@ -65,3 +78,25 @@ def active_members(bootstrap: str, group: str, timeout: float = 15) -> int:
         log.debug("describe %s: %s", group, exc)
         return 0
     return len(description.members or [])
+
+
+def truncated(bootstrap: str, topics: list[str], timeout: float = 30) -> list[str]:
+    """Partitions of `topics` whose first offset is no longer 0 (retention deleted data)."""
+    from confluent_kafka import Consumer, TopicPartition
+
+    consumer = Consumer({**client_config(bootstrap), "group.id": "frecall-check"})
+    try:
+        metadata = consumer.list_topics(timeout=timeout)
+        out = []
+        for topic in topics:
+            if topic not in metadata.topics:
+                continue
+            for partition in metadata.topics[topic].partitions:
+                low, _ = consumer.get_watermark_offsets(
+                    TopicPartition(topic, partition), timeout=timeout
+                )
+                if low > 0:
+                    out.append(f"{topic}/{partition} starts at offset {low}")
+        return out
+    finally:
+        consumer.close()

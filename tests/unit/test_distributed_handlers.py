@@ -293,3 +293,17 @@ def test_session_context_is_what_came_before_even_on_redelivery() -> None:
         facts.add(turn)
     assert [t.turn_id for t in facts.recent(turns[1])] == ["t0"]  # not t2, t3
     assert [t.turn_id for t in facts.recent(turns[3])] == ["t0", "t1", "t2"]
+
+
+def test_a_conditional_delete_refuses_after_a_change() -> None:
+    client = fakeredis.FakeRedis()
+    facts = RedisFactStore(client, "t")
+    service = LifecycleService(RedisSlotIndex(client, "t"), facts, load_policy(None))
+    edges = story()
+    service.apply(edges[0])
+    snapshot = facts.snapshot("maya")
+    service.apply(edges[1])  # a worker changed the user meanwhile
+    assert not facts.delete_if("maya", snapshot, [edges[0].edge_id])
+    assert facts.count("maya") == 2
+    assert facts.delete_if("maya", facts.snapshot("maya"), [edges[0].edge_id])
+    assert facts.count("maya") == 1

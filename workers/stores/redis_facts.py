@@ -59,6 +59,18 @@ redis.call('INCR', KEYS[2])
 return n
 """
 
+# KEYS: facts, version. ARGV: snapshot, then edge ids. Reply: 1 deleted, 0 stale.
+_DELETE_IF = """
+if tonumber(redis.call('GET', KEYS[2]) or '0') ~= tonumber(ARGV[1]) then
+  return 0
+end
+for i = 2, #ARGV do
+  redis.call('HDEL', KEYS[1], ARGV[i])
+end
+redis.call('INCR', KEYS[2])
+return 1
+"""
+
 # KEYS: facts, version, processed. Reply: how many facts existed.
 _DELETE_USER = """
 local n = redis.call('HLEN', KEYS[1])
@@ -85,6 +97,7 @@ class RedisFactStore:
         self._commit_script = client.register_script(_COMMIT)
         self._delete_script = client.register_script(_DELETE)
         self._delete_user_script = client.register_script(_DELETE_USER)
+        self._delete_if_script = client.register_script(_DELETE_IF)
 
     def _key(self, user_id: str, name: str) -> str:
         if not user_id:
@@ -136,6 +149,13 @@ class RedisFactStore:
             return 0
         keys = [self._key(user_id, "facts"), self._key(user_id, "version")]
         return int(call("delete", lambda: self._delete_script(keys=keys, args=edge_ids)))
+
+    def delete_if(self, user_id: str, snapshot: int, edge_ids: Sequence[str]) -> bool:
+        """Delete if nothing changed the user's facts since `snapshot` (compaction decides
+        on a read; a worker may have made one of them current again meanwhile)."""
+        keys = [self._key(user_id, "facts"), self._key(user_id, "version")]
+        args: list[str | int] = [snapshot, *edge_ids]
+        return bool(call("delete_if", lambda: self._delete_if_script(keys=keys, args=args)))
 
     def delete_user(self, user_id: str) -> int:
         keys = [self._key(user_id, n) for n in ("facts", "version", "processed")]
