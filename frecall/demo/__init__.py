@@ -108,7 +108,7 @@ def _run(data_dir: Path, story_path: Path) -> int:
 def _replay_check(data_dir: Path, before: str) -> None:
     from frecall import commands
 
-    ns = argparse.Namespace(data_dir=data_dir, json=False)
+    ns = argparse.Namespace(data_dir=data_dir, json=False, from_kafka=False)
     commands.cmd_replay(ns)
     app = build(Settings(data_dir=data_dir))
     try:
