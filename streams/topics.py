@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from confluent_kafka import KafkaException
 from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
 
 from schemas.streams import ALL_TOPICS, COMMANDS, EDGES
@@ -39,14 +40,18 @@ class Topics:
 
 
 def client_config(bootstrap: str) -> dict[str, str | int | float | bool]:
-    return {"bootstrap.servers": bootstrap, "log_level": 3}
+    # librdkafka logs every failed connection attempt; our errors say what failed, once.
+    return {"bootstrap.servers": bootstrap, "log_level": 2}
 
 
-def ensure_topics(bootstrap: str, topics: Topics, partitions: int, timeout: float = 30) -> None:
+def ensure_topics(bootstrap: str, topics: Topics, partitions: int, timeout: float = 15) -> None:
     """Create the deployment's topics if missing (replication 1 here; more in production
     through the broker's default.replication.factor)."""
     admin = AdminClient(client_config(bootstrap))
-    existing = admin.list_topics(timeout=timeout).topics
+    try:
+        existing = admin.list_topics(timeout=timeout).topics
+    except KafkaException as exc:
+        raise StorageError("kafka", "metadata", f"{bootstrap}: {exc.args[0]}") from exc
     wanted = [
         NewTopic(
             name,
