@@ -189,8 +189,14 @@ class ConsumerLoop:
         self._consumer.commit(message=msg, asynchronous=True)
 
     def stop(self) -> None:
+        """Stop after the message in hand (its offset is committed only if it was handled),
+        leave the group. A handler stuck past the timeout keeps the consumer open: closing
+        it under the thread would be undefined; the process exit ends both."""
         self._stop.set()
         self._thread.join(timeout=30)
+        if self._thread.is_alive():
+            log.warning("consumer: handler still busy after 30 s; leaving without closing")
+            return
         self._consumer.close()
 
 
