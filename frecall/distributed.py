@@ -175,6 +175,7 @@ def worker_cmd(args: argparse.Namespace) -> int:
         settings.kafka_group,
         extraction=extraction,
         lifecycle=lifecycle,
+        datadir=str(_mkdir(settings.data_dir / "faust")),
     )
     print(f"frecall worker: roles {sorted(roles)} on {bootstrap}", file=sys.stderr, flush=True)
     try:
@@ -182,6 +183,11 @@ def worker_cmd(args: argparse.Namespace) -> int:
     finally:
         stores.close()
     return 0
+
+
+def _mkdir(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 # --- producers (frecall ingest / ingest-edges / forget) ----------------------------------

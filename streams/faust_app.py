@@ -16,6 +16,7 @@ import asyncio
 import logging
 import os
 from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import NoReturn, cast
 
 import faust
@@ -47,6 +48,7 @@ def create_app(
     *,
     extraction: ExtractionHandler | None = None,
     lifecycle: LifecycleHandler | None = None,
+    datadir: str | None = None,
 ) -> faust.App:
     """A Faust app whose agents run the given handlers (None: that role is not run here)."""
     app = faust.App(
@@ -57,6 +59,8 @@ def create_app(
         web_enabled=False,
         autodiscover=False,
         store="memory://",
+        # Faust keeps a little local state; in the deployment's data dir, not the cwd.
+        datadir=datadir or "frecall-data/faust",
         topic_partitions=partitions,
         topic_disable_leader=True,
         topic_allow_declare=False,  # `ensure_topics` creates them (confluent admin)
@@ -80,8 +84,16 @@ def create_app(
         for future in pending:
             await future  # acknowledged by the broker (acks=all) before the offset moves on
 
+    # One thread per role: the event loop keeps serving the consumer while a batch is
+    # handled, and the edges and commands agents (the same partitions, co-assigned) never
+    # run at once — an apply and a forget of one user stay in order within a worker.
+    lifecycle_thread = ThreadPoolExecutor(1, thread_name_prefix="lifecycle")
+    extraction_thread = ThreadPoolExecutor(1, thread_name_prefix="extraction")
+
     async def process(
-        messages: list[Received], handle: Callable[[list[Received]], list[Handled]]
+        messages: list[Received],
+        handle: Callable[[list[Received]], list[Handled]],
+        thread: ThreadPoolExecutor,
     ) -> None:
         """Handle a batch (in a thread: the event loop keeps serving the consumer), produce
         its output, wait for the broker's acks, then confirm — retried until it succeeds.
@@ -93,11 +105,12 @@ def create_app(
         delay = 0.2
         while True:
             try:
-                results = await asyncio.to_thread(handle, messages)
+                loop = asyncio.get_running_loop()
+                results = await loop.run_in_executor(thread, handle, messages)
                 await produce([o for handled in results for o in handled.outgoing])
                 for handled in results:
                     if handled.confirm is not None:
-                        await asyncio.to_thread(handled.confirm)
+                        await loop.run_in_executor(thread, handled.confirm)
                 return
             except asyncio.CancelledError:
                 _abandon(messages, "cancelled")
@@ -143,7 +156,7 @@ def create_app(
         @app.agent(by_name[TURNS], name="frecall-extraction")
         async def extract(stream: faust.StreamT[bytes]) -> None:
             async for events in _batches(stream):
-                await process([_received(e) for e in events], extract_batch)
+                await process([_received(e) for e in events], extract_batch, extraction_thread)
 
     if lifecycle is not None:
         edges_batch = one_by_one(lifecycle.handle_edge)
@@ -152,12 +165,12 @@ def create_app(
         @app.agent(by_name[EDGES], name="frecall-lifecycle")
         async def apply_edges(stream: faust.StreamT[bytes]) -> None:
             async for events in _batches(stream):
-                await process([_received(e) for e in events], edges_batch)
+                await process([_received(e) for e in events], edges_batch, lifecycle_thread)
 
         @app.agent(by_name[COMMANDS], name="frecall-commands")
         async def apply_commands(stream: faust.StreamT[bytes]) -> None:
             async for events in _batches(stream):
-                await process([_received(e) for e in events], commands_batch)
+                await process([_received(e) for e in events], commands_batch, lifecycle_thread)
 
     return app
 

@@ -119,6 +119,9 @@ class FactStore(Protocol):
 
     def get(self, user_id: str, edge_ids: Sequence[str]) -> list[FactRecord]: ...
 
+    def scroll(self, user_id: str) -> Iterator[FactRecord]:
+        """Every stored fact of a user, any order."""
+
     def snapshot(self, user_id: str) -> int:
         """A token for the user's facts as of now (a version counter)."""
 

@@ -307,3 +307,48 @@ def test_a_conditional_delete_refuses_after_a_change() -> None:
     assert facts.count("maya") == 2
     assert facts.delete_if("maya", facts.snapshot("maya"), [edges[0].edge_id])
     assert facts.count("maya") == 1
+
+
+class _FlakySlots(RedisSlotIndex):
+    """A slot index that dies after `fail_after` removals (a worker killed mid-erasure)."""
+
+    fail_after: int | None = None
+
+    def remove(self, user_id: str, edge_id: str) -> list[str]:
+        if self.fail_after is not None:
+            if self.fail_after == 0:
+                self.fail_after = None
+                raise StorageError("redis", "remove", "killed")
+            self.fail_after -= 1
+        return super().remove(user_id, edge_id)
+
+
+@pytest.mark.parametrize("killed_after", [0, 1, 5, 12])
+def test_a_whole_user_forget_killed_midway_finishes_on_redelivery(killed_after: int) -> None:
+    def run(crash: int | None) -> dict[str, str]:
+        client = fakeredis.FakeRedis()
+        facts = RedisFactStore(client, "t")
+        slots = _FlakySlots(client, "t")
+        service = LifecycleService(slots, facts, load_policy(None))
+        handler = LifecycleHandler(service, facts)
+        edges = story()
+        later = edges[8].model_copy(  # "maybe London", said after the erasure
+            update={"ingest_time": datetime(2030, 1, 1, tzinfo=UTC), "edge_id": "said-later"}
+        )
+        for e in [*edges, later]:
+            handler.handle_edge(received(e.model_dump_json().encode())).confirm()  # type: ignore[misc]
+        slots.fail_after = crash
+        command = _forget(None, datetime(2029, 1, 1, tzinfo=UTC))
+        if crash is not None:
+            with pytest.raises(StorageError):
+                handler.handle_command(command)
+        handler.handle_command(command).confirm()  # type: ignore[misc]
+        vectors = InMemoryVectorIndex()
+        Indexer(facts, vectors).sync("maya", [r.edge_id for r in facts.scroll("maya")])
+        state = {r.edge_id: r.lifecycle.state.value for r in facts.scroll("maya")}
+        assert {r.edge_id: r.lifecycle.state.value for r in vectors.scroll("maya")} == state
+        members = {m.edge_id for s in slots.slots("maya") for m in slots.members("maya", s)}
+        assert members <= set(state) | {"said-later"}
+        return state
+
+    assert run(killed_after) == run(None) == {"said-later": "active"}

@@ -4,6 +4,7 @@ log carries its vectors and replay needs no model: DESIGN §2)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Protocol
 
 from pydantic import ValidationError
@@ -22,6 +23,8 @@ class TurnContext(Protocol):
     def recent(self, turn: TurnEvent) -> list[TurnEvent]: ...
 
     def add(self, turn: TurnEvent) -> None: ...
+
+    def erased(self, user_id: str, edge_id: str, ingest_time: datetime) -> bool: ...
 
 
 class ExtractionHandler:
@@ -45,6 +48,8 @@ class ExtractionHandler:
             except ValidationError as exc:
                 out.append(dead_letter(message, f"not a turn: {brief(exc)}"))
                 continue
+            if self._context.erased(turn.user_id, "", turn.timestamp):
+                continue  # said before its user's erasure: not even kept as context
             try:
                 facts = self._extractor.extract(turn, self._context.recent(turn))
             except ExtractionError as exc:

@@ -49,7 +49,9 @@ class Indexer:
             return
         with self.lock:
             if changed.forget_user:
+                # Facts said after the erasure stay; some of them may have changed state.
                 removed = self._sync_user(changed.user_id)
+                self.sync(changed.user_id, changed.edge_ids)
             else:
                 removed = self.sync(changed.user_id, changed.edge_ids)
             if removed:

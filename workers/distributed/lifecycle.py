@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from schemas.events import EdgeEvent, ForgetCommand
 from schemas.streams import TRANSITIONS, FactsChanged, StateChange
 from workers.distributed.messages import Outgoing, Received, brief, dead_letter
+from workers.lifecycle.rules import group_key
 from workers.lifecycle.service import LifecycleService, Transition
 from workers.stores.redis_facts import RedisFactStore
 
@@ -67,10 +68,21 @@ class LifecycleHandler:
         if self._facts.processed(user, edge.edge_id):
             return Handled()  # a redelivery: applied and announced before
         applied_before = bool(self._facts.get(user, [edge.edge_id]))
-        transitions = self._lifecycle.apply(edge)
-        ids = [edge.edge_id, *(t.edge_id for t in transitions)]
+        transitions, written = self._lifecycle.apply_changes(edge)
+        ids = [edge.edge_id, *written]
         if applied_before:
             ids += self._lifecycle.touched_facts(edge)
+        if self._facts.erased(user, edge.edge_id, edge.ingest_time):
+            # A forget ran meanwhile (another worker, during a rebalance): the commit did
+            # not write this fact, and its slot membership goes too.
+            erasure = ForgetCommand(
+                command_id=f"late:{edge.edge_id}",
+                user_id=user,
+                edge_id=edge.edge_id,
+                issued_at=edge.ingest_time,
+            )
+            receipt = self._lifecycle.forget(erasure, also=[group_key(edge), *edge.retracts])
+            ids += self._lifecycle.members_of(user, receipt.slots)
         changed = FactsChanged(
             user_id=user,
             edge_ids=tuple(dict.fromkeys(ids)),
@@ -85,11 +97,14 @@ class LifecycleHandler:
         except ValidationError as exc:
             return Handled([dead_letter(message, f"not a command: {brief(exc)}")])
         user, edge_id = command.user_id, command.edge_id
-        confirm = None
         # The tombstone first: an edge of this fact/user still in flight stays out.
         self._facts.tombstone(user, edge_id, command.issued_at)
+        command_id = command.command_id
         if edge_id is None:
-            receipt = self._lifecycle.forget(command, up_to=command.issued_at)
+            # The slots to re-resolve are kept until the announcement is out (a crash
+            # midway leaves facts the redelivered command must still find and re-resolve).
+            also = self._facts.remember_slots(user, command_id, self._lifecycle.user_slots(user))
+            receipt = self._lifecycle.forget(command, also=also, up_to=command.issued_at)
             self._facts.delete_sessions(user)
             ids = [*receipt.changed, *self._lifecycle.members_of(user, receipt.slots)]
         else:
@@ -100,8 +115,6 @@ class LifecycleHandler:
             )
             receipt = self._lifecycle.forget(command, also=also)
             ids = [edge_id, *self._lifecycle.members_of(user, receipt.slots)]
-            command_id = command.command_id
-            confirm = lambda: self._facts.forget_slots(user, command_id)  # noqa: E731
         removed = {
             ("fact_store" if k == "vector_index" else k): v for k, v in receipt.removed.items()
         }
@@ -114,4 +127,4 @@ class LifecycleHandler:
             receipt=removed,
             source=message.position,
         )
-        return Handled([_announce(changed)], confirm)
+        return Handled([_announce(changed)], lambda: self._facts.forget_slots(user, command_id))

@@ -3,7 +3,7 @@ per-resolution write buffer that makes one `apply` all-or-nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from schemas.records import FactRecord, Lifecycle
 from workers.ports import FactStore, IndexedFact, VectorIndex
@@ -21,6 +21,9 @@ class DirectFacts:
 
     def get(self, user_id: str, edge_ids: Sequence[str]) -> list[FactRecord]:
         return self._vectors.get(user_id, edge_ids)
+
+    def scroll(self, user_id: str) -> Iterator[FactRecord]:
+        return self._vectors.scroll(user_id)
 
     def snapshot(self, user_id: str) -> int:
         return 0

@@ -117,6 +117,11 @@ class LifecycleService:
 
     def apply(self, edge: EdgeEvent) -> list[Transition]:
         """Apply one edge. Idempotent: applying it again changes nothing."""
+        return self.apply_changes(edge)[0]
+
+    def apply_changes(self, edge: EdgeEvent) -> tuple[list[Transition], list[str]]:
+        """`apply`, also returning every fact whose record it wrote (a state change, or
+        only its soft pressure, mentions or last mention: the scorer reads them all)."""
         if edge.embedding is None:
             raise StorageError("lifecycle", "apply", f"edge {edge.edge_id} has no embedding")
         user = edge.user_id
@@ -127,7 +132,7 @@ class LifecycleService:
         for target in edge.retracts:
             self._slots.add_retraction(user, target, edge)
         touched = [slot, *edge.retracts]
-        return self._resolve_committed(user, touched, {edge.edge_id}, edge.ingest_time)
+        return self._resolve_written(user, touched, {edge.edge_id}, edge.ingest_time)
 
     def touched_facts(self, edge: EdgeEvent) -> list[str]:
         """Every fact whose state `edge` can decide: the members of the slots it touches.
@@ -141,8 +146,14 @@ class LifecycleService:
     def _resolve_committed(
         self, user: str, slots: list[str], applied: set[str], now: datetime
     ) -> list[Transition]:
+        return self._resolve_written(user, slots, applied, now)[0]
+
+    def _resolve_written(
+        self, user: str, slots: list[str], applied: set[str], now: datetime
+    ) -> tuple[list[Transition], list[str]]:
         """Resolve `slots` and commit; `now` is the change's own time (not the clock), so
-        that replay decides exactly as the first pass did."""
+        that replay decides exactly as the first pass did. Returns the transitions and
+        the ids of every record written."""
         for _ in range(MAX_ATTEMPTS):
             pending = PendingWrites(self._facts, user)
             transitions: list[Transition] = []
@@ -151,7 +162,7 @@ class LifecycleService:
                 transitions += self._resolve(pending, user, slot, members, applied, now)
             transitions += self._refresh_episodes(pending, user, transitions, now)
             if pending.commit():
-                return transitions
+                return transitions, [*pending.upserts, *pending.updates]
             log.info("lifecycle: user %s changed meanwhile; resolving again", user)
         raise StorageError("lifecycle", "commit", f"user {user}: too many concurrent writers")
 
@@ -240,7 +251,7 @@ class LifecycleService:
         still be resolved).
         """
         if command.edge_id is None:
-            return self._forget_user(command, up_to)
+            return self._forget_user(command, up_to, also)
         user = command.user_id
         touched = self._slots.remove(user, command.edge_id)
         deleted = self._facts.delete(user, [command.edge_id])
@@ -256,7 +267,9 @@ class LifecycleService:
             tuple(slots),
         )
 
-    def _forget_user(self, command: ForgetCommand, cutoff: datetime | None) -> ForgetReceipt:
+    def _forget_user(
+        self, command: ForgetCommand, cutoff: datetime | None, also: Sequence[str]
+    ) -> ForgetReceipt:
         user = command.user_id
         edges: dict[str, EdgeEvent] = {}
         if cutoff is not None:
@@ -264,19 +277,25 @@ class LifecycleService:
                 members = self._slots.members(user, slot)
                 for edge in [*members, *self._slots.retractions(user, slot)]:
                     edges[edge.edge_id] = edge
-        if cutoff is None or all(e.ingest_time <= cutoff for e in edges.values()):
+        if cutoff is None or (not also and all(e.ingest_time <= cutoff for e in edges.values())):
             removed = {
                 "vector_index": self._facts.delete_user(user),
                 "slot_index": self._slots.delete_user(user),
             }
             return ForgetReceipt(user, None, removed)
-        erased = sorted(i for i, e in edges.items() if e.ingest_time <= cutoff)
-        touched: dict[str, None] = {}
-        for edge_id in erased:
+        # Facts first, then slot membership: a crash in between leaves slot members the
+        # redelivered command finds again; `also` carries the slots to re-resolve.
+        erased = {i for i, e in edges.items() if e.ingest_time <= cutoff}
+        erased |= {r.edge_id for r in self._facts.scroll(user) if r.edge.ingest_time <= cutoff}
+        deleted = self._facts.delete(user, sorted(erased))
+        touched: dict[str, None] = dict.fromkeys(also)
+        for edge_id in sorted(erased):
             touched.update(dict.fromkeys(self._slots.remove(user, edge_id)))
-        deleted = self._facts.delete(user, erased)
         slots = [k for k in touched if not k.startswith(EPISODE_PREFIX)]
         transitions = self._resolve_committed(user, slots, set(), command.issued_at)
+        if not self._slots.slots(user):  # nothing was kept: drop the bookkeeping too
+            self._slots.delete_user(user)
+            self._facts.delete_user(user)
         return ForgetReceipt(
             user,
             None,
@@ -284,6 +303,10 @@ class LifecycleService:
             tuple(dict.fromkeys(t.edge_id for t in transitions)),
             tuple(slots),
         )
+
+    def user_slots(self, user_id: str) -> list[str]:
+        """Every slot of a user (what a whole-user erasure may have to re-resolve)."""
+        return [s for s in self._slots.slots(user_id) if not s.startswith(EPISODE_PREFIX)]
 
     def slots_of(self, user_id: str, edge_id: str) -> list[str]:
         """The slots a stored fact takes part in (its own and those it retracts)."""

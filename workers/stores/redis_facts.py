@@ -231,11 +231,11 @@ class RedisFactStore:
     def recent(self, turn: TurnEvent) -> list[TurnEvent]:
         """The session's turns before this one (`SessionContext` interface) — also when
         this one is redelivered after later turns were added: extraction stays the same."""
-        return [
-            t
-            for t in self.recent_all(turn)
-            if t.turn_id != turn.turn_id and t.timestamp <= turn.timestamp
-        ]
+        turns = self.recent_all(turn)
+        ids = [t.turn_id for t in turns]
+        if turn.turn_id in ids:
+            return turns[: ids.index(turn.turn_id)]  # as it was when this turn came first
+        return [t for t in turns if t.timestamp <= turn.timestamp]
 
     def remember_slots(self, user_id: str, command_id: str, slots: Sequence[str]) -> list[str]:
         """The slots an erasure must re-resolve, kept until `forget_slots`: the first call
@@ -249,7 +249,11 @@ class RedisFactStore:
     def put_receipt(self, user_id: str, command_id: str, receipt: dict[str, int]) -> None:
         """What an erasure removed, for whichever serving process answers the caller."""
         key = self._key(user_id, "receipt:" + command_id)
-        call("put_receipt", lambda: self._client.set(key, json.dumps(receipt), ex=RECEIPT_TTL_S))
+        # The first attempt's: a redelivered command finds nothing left and removes 0.
+        call(
+            "put_receipt",
+            lambda: self._client.set(key, json.dumps(receipt), ex=RECEIPT_TTL_S, nx=True),
+        )
 
     def receipt(self, user_id: str, command_id: str) -> dict[str, int] | None:
         key = self._key(user_id, "receipt:" + command_id)
