@@ -360,8 +360,7 @@ def replay(settings: Settings) -> dict[str, Any]:
     for user, edge_id in erased_edges:
         stores.facts.tombstone(user, edge_id, datetime.now(UTC))
     dim = make_embedder(settings).dim
-    if not settings.qdrant_url:
-        shutil.rmtree(_edge_dir(settings, new), ignore_errors=True)  # an earlier attempt's
+    drop_vectors(settings, new)  # what an earlier, interrupted attempt left
     vectors = open_vectors(settings, dim, new)
     try:
         indexer = Indexer(stores.facts, vectors)
@@ -374,8 +373,7 @@ def replay(settings: Settings) -> dict[str, Any]:
     seconds = progress.finish()
     client.set(f"{settings.redis_prefix}:generation", new)  # the switch
     _drop_prefix(client, prefix_of(settings, old))
-    if not settings.qdrant_url:
-        shutil.rmtree(_edge_dir(settings, old), ignore_errors=True)
+    drop_vectors(settings, old)
     stores.close()
     client.close()
     return {
@@ -387,6 +385,23 @@ def replay(settings: Settings) -> dict[str, Any]:
         "seconds": round(seconds, 3),
         "edges_per_s": round(edges / seconds, 1) if seconds else None,
     }
+
+
+def drop_vectors(settings: Settings, gen: int) -> None:
+    """Delete one generation's vector index (a Qdrant server collection, or Qdrant Edge)."""
+    if not settings.qdrant_url:
+        shutil.rmtree(_edge_dir(settings, gen), ignore_errors=True)
+        return
+    from qdrant_client import QdrantClient
+
+    key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+    client = QdrantClient(url=settings.qdrant_url, api_key=key)
+    try:
+        name = _collection(settings, gen)
+        if client.collection_exists(name):
+            client.delete_collection(name)
+    finally:
+        client.close()
 
 
 def _drop_prefix(client: redis.Redis, prefix: str) -> None:
@@ -467,7 +482,14 @@ def compact_distributed(settings: Settings, archive: Archive, as_of: datetime) -
                 records = {r.edge_id: r for r in facts.scroll(user)}
                 decided = archivable(records.values(), as_of, stores.policy)
                 ids = [a.edge_id for a in decided]
-                if not ids or facts.delete_if(user, snapshot, ids):
+                if not ids:
+                    break
+                # Archived first: a crash before the delete loses nothing (a later run
+                # archives it again; readers keep the last copy of an edge id).
+                archive.append(
+                    [(records[a.edge_id], a.reason, a.dead_since) for a in decided], as_of
+                )
+                if facts.delete_if(user, snapshot, ids):
                     break
             else:
                 print(f"compact: {user} kept changing; skipped this time", file=sys.stderr)
@@ -475,7 +497,6 @@ def compact_distributed(settings: Settings, archive: Archive, as_of: datetime) -
             report.scanned += len(records)
             if not ids:
                 continue
-            archive.append([(records[a.edge_id], a.reason, a.dead_since) for a in decided], as_of)
             report.archived += len(ids)
             report.by_reason.update(a.reason for a in decided)
             changed = FactsChanged(user_id=user, edge_ids=tuple(ids), source="compact")
