@@ -12,6 +12,7 @@ import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from fastapi import HTTPException
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 
@@ -35,8 +36,10 @@ class DistributedBackend:
         self._queries = queries
 
     def query(self, request: QueryRequest, wait_for: Sequence[str], timeout: float) -> QueryResult:
-        if wait_for and not self._node.indexer.wait_indexed(request.user_id, wait_for, timeout):
-            raise StorageError("indexer", "wait_for", f"not queryable within {timeout} s")
+        indexer = self._node.indexer
+        if wait_for and not indexer.wait_indexed(request.user_id, wait_for, timeout):
+            missing = indexer.missing(request.user_id, wait_for)
+            raise HTTPException(503, f"not queryable within {timeout:g} s: {', '.join(missing)}")
         with self._node.indexer.lock:
             return self._queries.query(request)
 

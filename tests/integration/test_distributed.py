@@ -494,6 +494,14 @@ def test_http_writes_are_read_back_with_wait_for(cluster: Deployment) -> None:
         timeout=90,
     )
     assert "rw-user/edge" in [r["edge_id"] for r in response.json()["results"]]
+    response = httpx.post(
+        cluster.url("/v1/query"),
+        params={"wait_for": ["rw-user/edge", "never/sent#0"], "wait_timeout": 1},
+        json=body,
+        timeout=30,
+    )
+    assert response.status_code == 503 and "never/sent#0" in response.json()["detail"]
+    assert "rw-user/edge" not in response.json()["detail"]
     # The CLI cannot open the vector index the serving process owns: it says where to go.
     refused = cluster.cli("query", "--user", "rw-user", "where")
     assert refused.returncode == 1 and "POST /v1/query" in refused.stderr

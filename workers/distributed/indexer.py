@@ -105,6 +105,12 @@ class Indexer:
                     return False
                 self._changed.wait(min(wait, 0.5))
 
+    def missing(self, user_id: str, edge_ids: Sequence[str]) -> list[str]:
+        """Which of `edge_ids` are not in the index."""
+        with self.lock:
+            found = {r.edge_id for r in self._vectors.get(user_id, list(edge_ids))}
+        return [i for i in dict.fromkeys(edge_ids) if i not in found]
+
     def wait_indexed(self, user_id: str, edge_ids: Sequence[str], timeout: float) -> bool:
         """Read-your-writes: wait until every one of `edge_ids` is in the index."""
         wanted = list(dict.fromkeys(edge_ids))
