@@ -17,6 +17,7 @@ import logging
 import os
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import NoReturn, cast
 
 import faust
@@ -50,7 +51,12 @@ def create_app(
     lifecycle: LifecycleHandler | None = None,
     datadir: str | None = None,
 ) -> faust.App:
-    """A Faust app whose agents run the given handlers (None: that role is not run here)."""
+    """A Faust app whose agents run the given handlers (None: that role is not run here).
+
+    `datadir`: where Faust keeps its little local state (created if missing).
+    """
+    datadir = datadir or "frecall-data/faust"
+    Path(datadir).mkdir(parents=True, exist_ok=True)
     app = faust.App(
         group,
         broker=f"kafka://{bootstrap}",
@@ -60,7 +66,7 @@ def create_app(
         autodiscover=False,
         store="memory://",
         # Faust keeps a little local state; in the deployment's data dir, not the cwd.
-        datadir=datadir or "frecall-data/faust",
+        datadir=datadir,
         topic_partitions=partitions,
         topic_disable_leader=True,
         topic_allow_declare=False,  # `ensure_topics` creates them (confluent admin)

@@ -49,7 +49,14 @@ def main() -> None:
         def handle_command(self, message: Received) -> Handled:
             return Handled()
 
-    app = create_app(bootstrap, Topics(prefix), 1, prefix + "group", lifecycle=Scripted())  # type: ignore[arg-type]
+    app = create_app(
+        bootstrap,
+        Topics(prefix),
+        1,
+        prefix + "group",
+        lifecycle=Scripted(),  # type: ignore[arg-type]
+        datadir=str(log.parent / "faust"),
+    )
     sys.argv = [sys.argv[0], "worker"]
     run_worker(app, "warning")
 
