@@ -352,3 +352,45 @@ def test_a_whole_user_forget_killed_midway_finishes_on_redelivery(killed_after: 
         return state
 
     assert run(killed_after) == run(None) == {"said-later": "active"}
+
+
+def test_a_redelivered_turn_gets_its_first_extraction_even_from_a_fickle_llm() -> None:
+    from workers.extraction.model import ExtractedFact
+
+    class Fickle:
+        """An extractor that answers differently each time (an LLM at temperature > 0)."""
+
+        calls = 0
+
+        def extract(self, turn: TurnEvent, context: object) -> list[ExtractedFact]:
+            self.calls += 1
+            texts = ["User lives in Lisbon", "User works as a nurse"][: self.calls]
+            return [
+                ExtractedFact.model_validate(
+                    {
+                        "text": t,
+                        "categories": {"IDENTITY_SELF_CONCEPT": 1.0},
+                        "confidence": 0.9,
+                        "update": "accumulate",
+                    }
+                )
+                for t in texts
+            ]
+
+    facts = RedisFactStore(fakeredis.FakeRedis(), "t")
+    extractor = Fickle()
+    handler = ExtractionHandler(extractor, EMBEDDER, facts)  # type: ignore[arg-type]
+    turn = TurnEvent(
+        user_id="bob",
+        session_id="s",
+        turn_id="t1",
+        role="user",
+        text="I live in Lisbon and I work as a nurse.",
+        timestamp=datetime(2026, 1, 1, tzinfo=UTC),
+    )
+    message = Received("fr.turns", 0, 1, "bob", turn.model_dump_json().encode())
+    first = [o.value for o in handler.handle_turns([message])]
+    again = [o.value for o in handler.handle_turns([message])]
+    assert first == again and extractor.calls == 1
+    facts.delete_sessions("bob")  # erasure takes the cached extraction too
+    assert facts.extracted(turn) is None

@@ -13,6 +13,7 @@ from schemas.events import EdgeEvent, Embedding, TurnEvent
 from schemas.streams import EDGES
 from workers.distributed.messages import Outgoing, Received, brief, dead_letter
 from workers.errors import ExtractionError
+from workers.extraction.model import ExtractedFact
 from workers.extraction.stage import edges_for_turn
 from workers.ports import Embedder, FactExtractor
 
@@ -25,6 +26,11 @@ class TurnContext(Protocol):
     def add(self, turn: TurnEvent) -> None: ...
 
     def erased(self, user_id: str, edge_id: str, ingest_time: datetime) -> bool: ...
+
+    def extracted(self, turn: TurnEvent) -> list[ExtractedFact] | None:
+        """What an earlier delivery of this turn extracted (None: not seen)."""
+
+    def remember_extracted(self, turn: TurnEvent, facts: list[ExtractedFact]) -> None: ...
 
 
 class ExtractionHandler:
@@ -50,8 +56,15 @@ class ExtractionHandler:
                 continue
             if self._context.erased(turn.user_id, "", turn.timestamp):
                 continue  # said before its user's erasure: not even kept as context
+            cached = self._context.extracted(turn)
             try:
-                facts = self._extractor.extract(turn, self._context.recent(turn))
+                if cached is not None:
+                    # A redelivery: the same facts as the first time, even from an LLM
+                    # that would answer differently now (edge ids are positional).
+                    facts = cached
+                else:
+                    facts = self._extractor.extract(turn, self._context.recent(turn))
+                    self._context.remember_extracted(turn, facts)
             except ExtractionError as exc:
                 detail = getattr(exc, "raw_response", None)
                 reason = f"extraction failed: {brief(exc)}" + (

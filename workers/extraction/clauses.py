@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from workers.extraction.lexicon import words
 
 _ABBREVIATIONS = re.compile(r"\b(?:dr|mr|mrs|ms|st|vs|etc|e\.g|i\.e|jr|sr|prof|approx|no)\.$", re.I)
+#: A noun phrase asked back as a topic ("The exchange?") that the next words answer.
+_TOPIC_QUESTION = re.compile(r"(?:the|my|our|that|this)\s[^?.!]{1,40}\?$", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|[\n;]+|\s*(?:\.\.\.+|…)\s*|\s+[-–—]{1,2}\s+")
 _CLAUSE_SPLIT = re.compile(
     r",?\s+(?:and|but|so|because|cause|cuz|since|though|although|while|whereas|plus)\s+"
@@ -104,12 +106,17 @@ def sentences(text: str) -> list[str]:
     """Split a turn into sentences, keeping "Dr. Smith" and "$1,100.50" whole."""
     out: list[str] = []
     pending = ""
-    for part in _SENTENCE_END.split(text):
-        if not part or not part.strip():
-            continue
+    parts = [p for p in _SENTENCE_END.split(text) if p and p.strip()]
+    for i, part in enumerate(parts):
         pending = f"{pending} {part.strip()}" if pending else part.strip()
         if _ABBREVIATIONS.search(pending):
             continue
+        if (
+            _TOPIC_QUESTION.match(pending)
+            and i + 1 < len(parts)
+            and parts[i + 1].strip()[0].islower()
+        ):
+            continue  # "The exchange? not happening anymore": a topic, then what became of it
         out.append(pending)
         pending = ""
     if pending:

@@ -31,7 +31,11 @@ _TOWARD = re.compile(
     r"itinerary\s+for|itinerary\s+for|redoing|redo|(?:want|wanna|hoping|planning|going)\s+to"
     r"\s+do|go\s+back\s+to\s+(?:uni|university|school|college)\s+for|researching|budgeting\s+for"
     r"|mood\s+board\s+for|(?:my|our)\s+(?:summer|winter|spring|autumn|next|big|weekend|side)\s+"
-    r"project\s*:|(?:my|our)\s+next\s+big\s+thing\s*:)\s+" + _DET + _OBJ,
+    r"project\s*:|(?:my|our)\s+next\s+big\s+thing\s*:"
+    r"|(?:my|our)\s+side\s+(?:hustle|business|gig|venture)(?:\s+(?:plan|idea))?\s*(?::|is|will\s+be)"
+    r"|(?:my|our)\s+(?:big\s+)?plan\s+(?:is|for\s+next\s+year\s+is)(?:\s+to\s+do)?)\s+"
+    + _DET
+    + _OBJ,
     _I,
 )
 #: "The kitchen renovation starts soon", "our cabin build kicks off in May".

@@ -59,9 +59,13 @@ _MARKERS: tuple[re.Pattern[str], ...] = tuple(
         # the kids off"; "no more Japan trip", not "no more coffee").
         rf"\b(?:dropping|dropped|drop|no\s+more)\s+(?P<t>{_NP}|[\w'-]+(?:\s+[\w'-]+){{0,3}}?){_END}",
         rf"\b(?P<t>{_NP})\s+(?:is|'s|was)\s+(?:now\s+)?off\s+the\s+(?:table|cards)\b",
+        # "The exchange? not happening anymore", "the cabin? dead", "My masters? scrapped"
+        rf"^(?P<t>{_NP})\?\s+(?:(?:it's|that's|it\s+is|that\s+is|it\s+was|that\s+was)\s+)?"
+        r"(?:not\s+happening|dead|off|over|cancell?ed|scrapped|called\s+off|shelved|history"
+        r"|a\s+no-?\s?go|not\s+going\s+ahead|never\s+happening|done\s+for)\b",
     )
 )
-_GUARDED = frozenset({len(_MARKERS) - 2})
+_GUARDED = frozenset({len(_MARKERS) - 3})
 #: Markers whose verb must be the user's ("I decided against …", "we gave up on …").
 _SPEAKER_MARKERS = frozenset({7, 8, 10, 11, 12})
 _OTHERS = re.compile(r"(?:your|his|her|their)\b", _I)

@@ -115,6 +115,18 @@ _STAGE_HEADS = frozenset(
 )
 
 
+#: Topics that name one plan in different words: a side venture is "the business" whatever it
+#: sells ("my side hustle: a food truck" … "the bike repair shop is dead" … "the side hustle?
+#: not happening"), and a semester or year abroad is an exchange.
+_TOPIC_ALIASES = {
+    **dict.fromkeys(words("hustle venture stall shop bakery cafe café store kiosk"), "business"),
+    "abroad": "exchange",
+}
+#: Heads that are a venture only with their first word: a food truck, not "a new truck".
+_VENTURE_PAIRS = frozenset({"food truck", "taco truck", "coffee truck", "coffee cart",
+                            "food cart", "food stand", "coffee stand", "side gig"})  # fmt: skip
+
+
 def plan_topic(name: str) -> str:
     """The topic a plan is about: its head noun, or the noun before a stage head ("a
     master's in data science" is about the master's)."""
@@ -128,7 +140,11 @@ def plan_topic(name: str) -> str:
     content = [w for w in content if w]
     while len(content) > 1 and content[-1] in _STAGE_HEADS:
         content.pop()
-    return content[-1] if content else ""
+    if not content:
+        return ""
+    if " ".join(content[-2:]) in _VENTURE_PAIRS:
+        return "business"
+    return _TOPIC_ALIASES.get(content[-1], content[-1])
 
 
 def project_slot(name: str) -> str:

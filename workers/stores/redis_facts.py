@@ -23,11 +23,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 
 import redis
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from schemas.events import TurnEvent
 from schemas.records import FactRecord, Lifecycle
 from workers.errors import StorageError
+from workers.extraction.model import ExtractedFact
 from workers.ports import IndexedFact
 from workers.stores.redis_keys import call, glob_escape, tag, text, untag
 
@@ -79,6 +80,9 @@ redis.call('INCR', KEYS[2])
 return n
 """
 
+#: How long a turn's extraction is kept for redeliveries (seconds).
+EXTRACTED_TTL_S = 7 * 86_400
+_FACTS = TypeAdapter(list[ExtractedFact])
 #: How long a forget receipt stays readable (seconds).
 RECEIPT_TTL_S = 86_400
 #: Turns of context kept per session (the rule extractor looks back a few turns).
@@ -236,6 +240,17 @@ class RedisFactStore:
         if turn.turn_id in ids:
             return turns[: ids.index(turn.turn_id)]  # as it was when this turn came first
         return [t for t in turns if t.timestamp <= turn.timestamp]
+
+    def extracted(self, turn: TurnEvent) -> list[ExtractedFact] | None:
+        key = self._key(turn.user_id, f"session:{turn.session_id}:extracted:{turn.turn_id}")
+        raw = call("extracted", lambda: self._client.get(key))
+        return None if raw is None else _FACTS.validate_json(raw)
+
+    def remember_extracted(self, turn: TurnEvent, facts: list[ExtractedFact]) -> None:
+        """Keep a turn's extraction for its redeliveries (erased with the user's sessions)."""
+        key = self._key(turn.user_id, f"session:{turn.session_id}:extracted:{turn.turn_id}")
+        payload = _FACTS.dump_json(facts)
+        call("remember_extracted", lambda: self._client.set(key, payload, ex=EXTRACTED_TTL_S))
 
     def remember_slots(self, user_id: str, command_id: str, slots: Sequence[str]) -> list[str]:
         """The slots an erasure must re-resolve, kept until `forget_slots`: the first call
