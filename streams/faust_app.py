@@ -195,7 +195,9 @@ def run_worker(app: faust.App, loglevel: str) -> None:
     commits offsets, leaves the group on a clean stop)."""
     from faust.worker import Worker
 
-    Worker(app, loglevel=loglevel, quiet=True).execute_from_commandline()
+    worker = Worker(app, loglevel=loglevel, quiet=True)
+    worker.spinner = None  # a terminal spinner: escape codes in every log file
+    worker.execute_from_commandline()
 
 
 def _batches(stream: faust.StreamT[bytes]) -> AsyncIterator[Sequence[faust.EventT[bytes]]]:
