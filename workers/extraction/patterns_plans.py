@@ -29,7 +29,8 @@ PROJECT_HEADS = frozenset(
         "nonprofit charity fundraiser exhibition certification bootcamp apprenticeship internship "
         "mba bachelor's exchange application visa citizenship newsletter garden shed cabin boat "
         "tours tour program programme curriculum library framework prototype invention patent "
-        "screenplay script comic zine collection series course thesis mural quilt sculpture"
+        "screenplay script comic zine collection series course thesis mural quilt sculpture "
+        "cafe café kiosk stall venture hustle"
     )
 )
 #: Verbs that make their object a project even outside PROJECT_HEADS — when the object is a

@@ -130,7 +130,11 @@ _VENTURE_PAIRS = frozenset({"food truck", "taco truck", "coffee truck", "coffee 
 def plan_topic(name: str) -> str:
     """The topic a plan is about: its head noun, or the noun before a stage head ("a
     master's in data science" is about the master's)."""
-    before = re.split(r"\b(?:in|at|to|for|with|about|by|from|of|on|near)\b", name, maxsplit=1)[0]
+    before = re.split(
+        r"\b(?:in|at|to|for|with|about|by|from|of|on|near|selling|serving|that|which)\b",
+        name,
+        maxsplit=1,
+    )[0]
     name = before if re.search(r"\w", before) else name
     content = [
         w.strip("'").replace("'", "")  # "master's" → masters
