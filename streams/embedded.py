@@ -203,6 +203,8 @@ class EmbeddedPipeline:
         removed["log"] = self.app.log.redact(lambda r: not forgotten_by(command, r))
         if self.app.archive is not None:
             removed["archive"] = self.app.archive.redact(user_id, edge_id)
+        if edge_id is None:
+            removed["dead_letters"] = self.app.dead_letters.redact_user(user_id)
         return ForgetReceipt(user_id, edge_id, removed)
 
 

@@ -188,6 +188,9 @@ class DeadLetters(Protocol):
 
     def put(self, source: str, position: str, reason: str, raw: str) -> None: ...
 
+    def redact_user(self, user_id: str) -> int:
+        """Drop the letters of a user's input (erasure); returns how many."""
+
 
 class Embedder(Protocol):
     """Text to L2-normalized float32 vectors of shape (n, dim). Raises `EmbeddingError`."""

@@ -254,3 +254,16 @@ def test_replay_keeps_what_a_user_said_after_being_forgotten(
     assert len(json.loads(before)["facts"]) == 1
     assert run(capsys, "replay", "--data-dir", str(data))[0] == 0
     assert run(capsys, "export", "--data-dir", str(data), "--user", "maya")[1] == before
+
+
+def test_forgetting_a_user_erases_their_rejected_lines_too(
+    capsys: pytest.CaptureFixture[str], data: Path, tmp_path: Path
+) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"user_id": "ana", "text": "I live in Oslo"}\n{"user_id": "bo", "text": "x"}\n')
+    assert run(capsys, "ingest-edges", "--data-dir", str(data), str(bad))[0] == 1
+    assert len(read_dead_letters(data / "dead-letters.jsonl")) == 2
+    code, out, _ = run(capsys, "forget", "--data-dir", str(data), "--user", "ana", "--json")
+    assert code == 0 and json.loads(out)["removed"]["dead_letters"] == 1
+    left = read_dead_letters(data / "dead-letters.jsonl")
+    assert [json.loads(k["raw"])["user_id"] for k in left] == ["bo"]

@@ -71,6 +71,30 @@ class FileDeadLetters:
             except OSError as exc:
                 raise StorageError(_STORE, "put", f"{self._path}: {exc}") from exc
 
+    def redact_user(self, user_id: str) -> int:
+        """Drop the letters whose raw input names `user_id` (erasure); returns how many."""
+        with self._mutex:
+            letters = read_dead_letters(self._path)
+            kept = [letter for letter in letters if _user_of(letter["raw"]) != user_id]
+            if len(kept) == len(letters):
+                return 0
+            tmp = self._path.with_suffix(".tmp")
+            try:
+                with tmp.open("w", encoding="ascii", newline="") as f:
+                    f.writelines(json.dumps(k, ensure_ascii=True) + "\n" for k in kept)
+                tmp.replace(self._path)
+            except OSError as exc:
+                raise StorageError(_STORE, "redact", f"{self._path}: {exc}") from exc
+            return len(letters) - len(kept)
+
+
+def _user_of(raw: str) -> object:
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    return value.get("user_id") if isinstance(value, dict) else None
+
 
 class InMemoryDeadLetters:
     """`DeadLetters` fake for tests: `letters` holds what `FileDeadLetters` would write."""
@@ -81,6 +105,11 @@ class InMemoryDeadLetters:
 
     def put(self, source: str, position: str, reason: str, raw: str) -> None:
         self.letters.append(_letter(self._clock(), source, position, reason, raw))
+
+    def redact_user(self, user_id: str) -> int:
+        before = len(self.letters)
+        self.letters = [k for k in self.letters if _user_of(k["raw"]) != user_id]
+        return before - len(self.letters)
 
 
 def read_dead_letters(path: Path) -> list[dict[str, str]]:
