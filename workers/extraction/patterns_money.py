@@ -184,8 +184,11 @@ def find(clause: Clause) -> list[Draft]:
             prefix = text[: m.start()].lower()
             if re.search(r"\b(?:his|her|their|my\s+\w+'s|[a-z]+'s)\s*$", prefix):
                 continue  # "my sister's rent": not the user's
-            if m["item"].lower().startswith(("membership", "rate")) and re.search(
-                r"(?<!\bmy)(?<!\bour)(?<!\bthe)(?<!\bnew)\b\w+\s*$", prefix
+            last = re.search(r"(\w+)\s*$", prefix) if pattern is _ITEM_IS else None
+            if (
+                last
+                and last[1] not in {"my", "our", "the", "new", "current"}
+                and m["item"].lower().startswith(("membership", "rate"))
             ):
                 continue  # "the Netflix membership", "my heart rate": not the gym, not pay
             if (
