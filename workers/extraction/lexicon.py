@@ -58,7 +58,9 @@ FOODS: frozenset[str] = frozenset(
         "bagels croissants seafood fish shrimp lobster crab oysters tofu tempeh bbq barbecue fries "
         "dim sum baklava pastries pastry cake cookies pie soup stew dal biryani tikka "
         "thai indian mexican italian chinese japanese korean vietnamese greek turkish lebanese "
-        "ethiopian french spanish food cuisine spicy vegan sweets dessert desserts"
+        "ethiopian french spanish food cuisine spicy vegan sweets dessert desserts peruvian "
+        "neapolitan sichuan szechuan cantonese malaysian indonesian moroccan persian filipino "
+        "brazilian caribbean georgian"
     )
 ) | {"ice cream", "fried chicken", "mac and cheese", "dim sum", "hot pot", "pad thai"}
 

@@ -139,7 +139,8 @@ def classify(obj: str) -> tuple[str, d.UpdateSemantics] | None:
         return None
     if lower.startswith("to ") or lower in HOBBIES or head_noun(lower) in HOBBIES:
         return None
-    coffee = bool(words & COFFEE) or any(c in lower for c in COFFEE if " " in c)
+    singular = {w[:-1] for w in words if w.endswith("s")}  # "americanos", "macchiatos"
+    coffee = bool((words | singular) & COFFEE) or any(c in lower for c in COFFEE if " " in c)
     if "milk" in lower or (words & MILK and not coffee):
         return "user.milk", d.R  # "oat milk", "bonsoy oat"; an "oat flat white" is an order
     if coffee:
