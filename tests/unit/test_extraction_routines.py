@@ -41,6 +41,10 @@ ROWS = [
     ("Coconut milk is the only one I trust for flat whites", "user.milk", "Coconut milk"),
     ("I'm buying oat milk instead of coconut milk these days", "user.milk", "oat milk"),
     ("We always have almond milk in the fridge", "user.milk", "almond milk"),
+    ("I have moved to lactose-free milk", "user.milk", "lactose-free milk"),
+    ("we've gone over to oat milk", "user.milk", "oat milk"),
+    ("I'm flexitarian", "user.diet", "flexitarian"),
+    ("I've been flexitarian for like 5 years", "user.diet", "flexitarian"),
     ("I could eat Peruvian every day", "user.food_preference", "Peruvian"),
     ("Honestly Mexican is my favourite now, sorry Japanese", "user.food_preference", "Mexican"),
     ("I've gone off Korean food, Thai is my thing now", "user.food_preference", "Thai"),
@@ -89,6 +93,7 @@ def test_a_changed_habit_shares_the_slot(earlier: str, later: str) -> None:
         "My sister is a coffee person",
         "I'm a people person",
         "My alarm clock broke",
+        "I moved to a new team",
     ],
 )
 def test_no_habit_where_there_is_none(text: str) -> None:
@@ -97,3 +102,7 @@ def test_no_habit_where_there_is_none(text: str) -> None:
         "user.coffee_order", "user.milk", "user.food_preference", "user.commute",
         "user.wake_time",
     }, (text, slots)  # fmt: skip
+
+
+def test_moving_to_a_city_is_still_a_move() -> None:
+    assert values("We moved to Lisbon in May").get("user.current_city") == "Lisbon"

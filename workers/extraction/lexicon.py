@@ -114,7 +114,7 @@ DIETS: dict[str, str] = {
     "dairy-free": "dairy-free", "dairy free": "dairy-free", "halal": "halal",
     "kosher": "kosher", "carnivore": "carnivore", "plant-based": "vegan",
     "plant based": "vegan", "low carb": "low-carb", "low-carb": "low-carb",
-    "intermittent fasting": "intermittent fasting",
+    "intermittent fasting": "intermittent fasting", "flexitarian": "flexitarian",
 }  # fmt: skip
 
 #: Long-lived conditions: identity-like health facts that persist (Table 1 row 4).

@@ -33,6 +33,9 @@ _TASTES: tuple[re.Pattern[str], ...] = tuple(
         rf"\b(?:i'm|im|i\s+am)\s+(?:a|an)\s+{_OBJ}\s+(?:person|girl|guy|drinker)\b",
         rf"^{_OBJ}\s+is\s+the\s+only\s+(?:one|kind|thing)\s+i\s+(?:trust|use|buy|drink|like)\b",
         rf"\b(?:we|i)\s+always\s+have\s+{_OBJ}\s+in\s+the\s+fridge\b",
+        # "I've moved to lactose-free milk": a taste, not a city (the slot is checked below)
+        rf"\b(?:i've|i\s+have|we've|we\s+have|i|we)\s+(?:now\s+)?(?:moved|gone\s+over|changed)\s+"
+        rf"to\s+(?P<obj2>[^\s,.;!?][^,.;!?]*?){_END}",
         rf"\bi\s+could\s+eat\s+{_OBJ}\s+every\s+(?:day|night|week|single\s+day)\b",
         rf"(?:^|[,;]\s*)(?:honestly\s+|ok\s+|okay\s+)?{_OBJ}\s+(?:food\s+)?is\s+my\s+(?:absolute\s+|new\s+"
         r"|all-time\s+|total\s+)?fav(?:ou?rite|e)\b",
@@ -71,7 +74,7 @@ def find(clause: Clause) -> list[Draft]:
     text = clause.text
     out: list[Draft] = []
     for m in (m for pattern in _TASTES for m in pattern.finditer(text)):
-        obj = trim_phrase(m["obj"], 5)
+        obj = trim_phrase(m.groupdict().get("obj") or m["obj2"], 5)
         found = classify(obj) if obj else None
         if found is None or found[0] not in _TASTE_SLOTS:
             continue
