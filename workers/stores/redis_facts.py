@@ -217,13 +217,10 @@ class RedisFactStore:
 
     def erased(self, user_id: str, edge_id: str, ingest_time: datetime) -> bool:
         """Whether an edge was erased: by id, or with its user before it was ingested."""
-        forgotten, erased_at = call(
-            "erased",
-            lambda: (
-                self._client.sismember(self._key(user_id, "forgotten"), edge_id),
-                self._client.get(self._key(user_id, "erased_at")),
-            ),
-        )
+        pipe = self._client.pipeline(transaction=False)  # one round trip
+        pipe.sismember(self._key(user_id, "forgotten"), edge_id)
+        pipe.get(self._key(user_id, "erased_at"))
+        forgotten, erased_at = call("erased", pipe.execute)
         if forgotten:
             return True
         if erased_at is None:
