@@ -99,6 +99,9 @@ def from_match(
     dates: DatePreference = "none",
     dated_now: bool = False,
     negatable: bool = False,
+    numeric: bool = False,
+    needs_context: bool = False,
+    statement: str | None = None,
 ) -> Draft:
     """A draft spanning the match `m` (the common shape of most pattern modules)."""
     return Draft(
@@ -113,4 +116,7 @@ def from_match(
         dates=dates,
         dated_now=dated_now,
         negatable=negatable,
+        numeric=numeric,
+        needs_context=needs_context,
+        statement=statement,
     )

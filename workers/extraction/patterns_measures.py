@@ -95,15 +95,7 @@ def _draft(
     kind: str, cats: d.Weights, slot: str, value: str, m: re.Match[str],
     needs_context: bool,
 ) -> Draft:  # fmt: skip
-    return Draft(
-        kind=kind,
-        categories=cats,
-        slot_key=slot,
-        value=value,
-        update=d.R,
-        confidence=d.COMMITTED,
-        span=(m.start(), m.end()),
-        priority=6,
-        numeric=True,
-        needs_context=needs_context,
-    )
+    return d.from_match(
+        kind, slot, value, m, cats, d.R, d.COMMITTED, 6,
+        numeric=True, needs_context=needs_context,
+    )  # fmt: skip

@@ -153,13 +153,5 @@ def _name(m: re.Match[str], prefix: str) -> str | None:
 
 
 def _draft(kind: str, slot: str, value: str, m: re.Match[str], cats: d.Weights) -> Draft:
-    return Draft(
-        kind=kind,
-        categories=cats,
-        slot_key=slot,
-        value=value,
-        update=d.R,
-        confidence=d.COMMITTED,
-        span=(m.start(), m.end()),
-        priority=60,  # the explicit families, when they match, say it better
-    )
+    # Priority 60: the explicit families, when they match, say it better.
+    return d.from_match(kind, slot, value, m, cats, d.R, d.COMMITTED, 60)

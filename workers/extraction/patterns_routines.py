@@ -98,14 +98,4 @@ def find(clause: Clause) -> list[Draft]:
 def _draft(
     kind: str, slot: str, value: str, m: re.Match[str], cats: d.Weights, negatable: bool = False
 ) -> Draft:
-    return Draft(
-        kind=kind,
-        categories=cats,
-        slot_key=slot,
-        value=value,
-        update=d.R,
-        confidence=d.COMMITTED,
-        span=(m.start(), m.end()),
-        priority=23,
-        negatable=negatable,
-    )
+    return d.from_match(kind, slot, value, m, cats, d.R, d.COMMITTED, 23, negatable=negatable)

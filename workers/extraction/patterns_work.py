@@ -122,13 +122,4 @@ def _manager(out: list[Draft], m: re.Match[str], name: str | None) -> None:
 def _draft(
     kind: str, slot: str, value: str, m: re.Match[str], cats: d.Weights, priority: int
 ) -> Draft:
-    return Draft(
-        kind=kind,
-        categories=cats,
-        slot_key=slot,
-        value=value,
-        update=d.R,
-        confidence=d.COMMITTED,
-        span=(m.start(), m.end()),
-        priority=priority,
-    )
+    return d.from_match(kind, slot, value, m, cats, d.R, d.COMMITTED, priority)
