@@ -20,7 +20,7 @@ from frecall.distributed.produce import (
     produce_forget,
     produce_turns,
 )
-from frecall.distributed.replay import replay
+from frecall.distributed.from_kafka import replay
 from frecall.distributed.serving import ServingNode
 from frecall.distributed.stores import (
     Stores,
