@@ -12,6 +12,7 @@ index, then switches the `<prefix>:generation` pointer; processes opened later u
 """
 
 from frecall.distributed.compact import compact_distributed
+from frecall.distributed.from_kafka import replay
 from frecall.distributed.produce import (
     Produced,
     embedded_edges,
@@ -20,7 +21,6 @@ from frecall.distributed.produce import (
     produce_forget,
     produce_turns,
 )
-from frecall.distributed.from_kafka import replay
 from frecall.distributed.serving import ServingNode
 from frecall.distributed.stores import (
     Stores,
