@@ -15,9 +15,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO, TypeVar
 
-from schemas.events import EdgeEvent, Embedding, ForgetCommand, LogRecord, TurnEvent
+from schemas.events import EdgeEvent, ForgetCommand, LogRecord, TurnEvent
 from streams.progress import Progress
 from workers.app import App
+from workers.embedding.attach import with_embeddings
 from workers.errors import ExtractionError, FRError, InputError
 from workers.extraction.stage import SessionContext, edges_for_turn
 from workers.inputs import EdgeInput, read_jsonl
@@ -170,12 +171,7 @@ class EmbeddedPipeline:
         """Embed, append to the log, then apply: the log is written before any store."""
         if not pending:
             return
-        embedder = self.app.embedder
-        vectors = embedder.embed([p.edge.text for p in pending])
-        edges = [
-            p.edge.model_copy(update={"embedding": Embedding.from_array(embedder.model_id, v)})
-            for p, v in zip(pending, vectors, strict=True)
-        ]
+        edges = with_embeddings(self.app.embedder, [p.edge for p in pending])
         self.app.log.append(edges)
         for p, edge in zip(pending, edges, strict=True):
             try:

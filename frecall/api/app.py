@@ -47,6 +47,7 @@ from frecall.api.models import (
     ValidationErrorBody,
 )
 from schemas.events import TurnEvent
+from schemas.policy import Policy
 from schemas.query import QueryRequest, QueryResult
 from streams.embedded import EmbeddedPipeline, IngestReport
 from workers.app import App
@@ -196,15 +197,7 @@ class _Service:
         return self.app.vectors.count()
 
     def ingest_edges(self, items: Sequence[EdgeInput]) -> IngestResponse:
-        now = datetime.now(UTC)
-        problems = []
-        for index, item in enumerate(items):
-            try:
-                item.to_event(self.app.policy, now, None)
-            except ValueError as exc:  # pydantic's ValidationError included
-                problems.append(_problem(("body", "edges", index), exc))
-        if problems:
-            raise RequestValidationError(problems)
+        validate_edges(items, self.app.policy)
         batch = [
             (i, item.model_dump_json(exclude_unset=True), item) for i, item in enumerate(items)
         ]
@@ -213,15 +206,7 @@ class _Service:
         return _response(report)
 
     def ingest_turns(self, turns: Sequence[TurnIn]) -> IngestResponse:
-        events: list[TurnEvent] = []
-        problems = []
-        for index, turn in enumerate(turns):
-            try:
-                events.append(turn.to_event())
-            except ValidationError as exc:
-                problems.append(_problem(("body", "turns", index), exc))
-        if problems:
-            raise RequestValidationError(problems)
+        events = validate_turns(turns)
         batch = [(i, event.model_dump_json(), event) for i, event in enumerate(events)]
         with self.writes:
             report = self._pipeline().ingest_turn_items(
@@ -286,6 +271,33 @@ def _content_length(scope: Scope) -> int | None:
             except ValueError:
                 return None
     return None
+
+
+def validate_edges(items: Sequence[EdgeInput], policy: Policy) -> None:
+    """Every item first, nothing written: 422 with one problem per invalid item."""
+    now = datetime.now(UTC)
+    problems = []
+    for index, item in enumerate(items):
+        try:
+            item.to_event(policy, now, None)
+        except ValueError as exc:  # pydantic's ValidationError included
+            problems.append(_problem(("body", "edges", index), exc))
+    if problems:
+        raise RequestValidationError(problems)
+
+
+def validate_turns(turns: Sequence[TurnIn]) -> list[TurnEvent]:
+    """The turns as events, or 422 with one problem per invalid turn (nothing written)."""
+    events: list[TurnEvent] = []
+    problems = []
+    for index, turn in enumerate(turns):
+        try:
+            events.append(turn.to_event())
+        except ValidationError as exc:
+            problems.append(_problem(("body", "turns", index), exc))
+    if problems:
+        raise RequestValidationError(problems)
+    return events
 
 
 def _problem(loc: tuple[str | int, ...], exc: ValueError) -> dict[str, Any]:

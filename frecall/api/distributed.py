@@ -13,9 +13,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from fastapi import HTTPException
-from fastapi.exceptions import RequestValidationError
-from pydantic import ValidationError
 
+from frecall.api.app import validate_edges, validate_turns
 from frecall.api.models import ForgetReceiptOut, IngestResponse, TurnIn
 from frecall.distributed import ServingNode, embedded_edges, produce_forget
 from schemas.query import QueryRequest, QueryResult
@@ -44,17 +43,7 @@ class DistributedBackend:
             return self._queries.query(request)
 
     def ingest_turns(self, turns: Sequence[TurnIn]) -> IngestResponse:
-        events = []
-        problems = []
-        for index, turn in enumerate(turns):
-            try:
-                events.append(turn.to_event())
-            except ValidationError as exc:
-                problems.append(
-                    {"loc": ("body", "turns", index), "msg": str(exc), "type": "value_error"}
-                )
-        if problems:
-            raise RequestValidationError(problems)
+        events = validate_turns(turns)
         for event in events:
             self._node.produce(TURNS, event.user_id, event.model_dump_json().encode())
         self._node.producer.flush()
@@ -69,19 +58,10 @@ class DistributedBackend:
         )
 
     def ingest_edges(self, items: Sequence[EdgeInput]) -> IngestResponse:
-        now = datetime.now(UTC)
-        problems = []
-        for index, item in enumerate(items):
-            try:
-                item.to_event(self._node.stores.policy, now, None)
-            except ValueError as exc:
-                problems.append(
-                    {"loc": ("body", "edges", index), "msg": str(exc), "type": "value_error"}
-                )
-        if problems:
-            raise RequestValidationError(problems)
+        validate_edges(items, self._node.stores.policy)
         ids = []
-        for edge in embedded_edges(self._node.settings, list(items)):
+        node = self._node
+        for edge in embedded_edges(node.embedder, node.stores.policy, items):
             self._node.produce(EDGES, edge.user_id, edge.model_dump_json().encode())
             ids.append(edge.edge_id)
         self._node.producer.flush()

@@ -48,7 +48,7 @@ def _serve_distributed(settings: Settings, host: str, port: int, limits: ApiLimi
     from workers.query.service import QueryService
 
     embedder = make_embedder(settings)
-    node = ServingNode(settings, embedder.dim)
+    node = ServingNode(settings, embedder)
     try:
         queries = QueryService(node.vectors, embedder, node.stores.policy)
         node.start()

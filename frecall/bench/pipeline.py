@@ -53,9 +53,9 @@ from frecall.bench.worker_pool import (
     wait_joined,
 )
 from frecall.bootstrap import make_embedder
-from frecall.distributed import replay
+from frecall.distributed import embedded_edges, replay
 from frecall.settings import Settings
-from schemas.events import EdgeEvent, Embedding, TurnEvent
+from schemas.events import EdgeEvent, TurnEvent
 from schemas.policy import load_policy
 from schemas.streams import EDGES, TRANSITIONS, TURNS
 from streams.kafka_io import ConsumerLoop, KafkaProducer
@@ -72,7 +72,6 @@ from workers.stores.redis_facts import RedisFactStore
 LATENCY_EDGES = 200
 LATENCY_INTERVAL_S = 0.02
 POLL_S = 0.05
-EMBED_BATCH = 256
 
 _CITIES = ("Lisbon", "Oslo", "Tokyo", "Berlin", "Nairobi", "Lima", "Seoul", "Denver")
 _EMPLOYERS = ("Google", "Netflix", "Siemens", "Spotify", "Airbus", "Shopify")
@@ -93,16 +92,7 @@ _TURNS = (
 
 
 def _embedded(embedder: Embedder, settings: Settings, items: list[EdgeInput]) -> list[EdgeEvent]:
-    policy = load_policy(settings.policy_file)
-    now = datetime.now(UTC)
-    out: list[EdgeEvent] = []
-    for start in range(0, len(items), EMBED_BATCH):
-        edges = [item.to_event(policy, now, None) for item in items[start : start + EMBED_BATCH]]
-        vectors = embedder.embed([e.text for e in edges])
-        for edge, vector in zip(edges, vectors, strict=True):
-            embedding = Embedding.from_array(embedder.model_id, vector)
-            out.append(edge.model_copy(update={"embedding": embedding}))
-    return out
+    return list(embedded_edges(embedder, load_policy(settings.policy_file), items))
 
 
 def _corpus(n: int, users: list[str], seed: int, id_prefix: str) -> list[EdgeInput]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,15 +17,17 @@ from frecall.distributed.stores import (
     topics_of,
 )
 from frecall.settings import Settings
-from schemas.events import EdgeEvent, Embedding, ForgetCommand, TurnEvent
-from schemas.policy import load_policy
+from schemas.events import EdgeEvent, ForgetCommand, TurnEvent
+from schemas.policy import Policy, load_policy
 from schemas.streams import COMMANDS, EDGES, TURNS
 from streams.kafka_io import KafkaProducer
 from streams.progress import Progress
 from streams.topics import ensure_topics
+from workers.embedding.attach import with_embeddings
 from workers.errors import InputError
 from workers.export import dumps_stable, export_user
 from workers.inputs import EdgeInput, read_jsonl
+from workers.ports import Embedder
 from workers.stores.dead_letters import FileDeadLetters
 
 #: Edges embedded and produced together by `ingest-edges`.
@@ -64,18 +66,14 @@ def produce_turns(settings: Settings, path: Path) -> Produced:
     return report
 
 
-def embedded_edges(settings: Settings, items: list[EdgeInput]) -> Iterator[EdgeEvent]:
+def embedded_edges(
+    embedder: Embedder, policy: Policy, items: Sequence[EdgeInput]
+) -> Iterator[EdgeEvent]:
     """Edges as the log keeps them: with their embedding (replay needs no model)."""
-    embedder = make_embedder(settings)
-    policy = load_policy(settings.policy_file)
     now = datetime.now(UTC)
     for start in range(0, len(items), EMBED_BATCH):
-        edges = [item.to_event(policy, now, None) for item in items[start : start + EMBED_BATCH]]
-        vectors = embedder.embed([e.text for e in edges])
-        for edge, vector in zip(edges, vectors, strict=True):
-            yield edge.model_copy(
-                update={"embedding": Embedding.from_array(embedder.model_id, vector)}
-            )
+        batch = items[start : start + EMBED_BATCH]
+        yield from with_embeddings(embedder, [item.to_event(policy, now, None) for item in batch])
 
 
 def produce_edges(settings: Settings, path: Path) -> Produced:
@@ -99,7 +97,7 @@ def produce_edges(settings: Settings, path: Path) -> Produced:
         valid.append(item)
     producer = KafkaProducer(bootstrap)
     progress = Progress(f"produce {path}", len(valid))
-    for edge in embedded_edges(settings, valid):
+    for edge in embedded_edges(make_embedder(settings), policy, valid):
         producer.produce(topics.name(EDGES), edge.user_id, edge.model_dump_json().encode())
         report.accepted += 1
         progress.tick()

@@ -16,15 +16,18 @@ from schemas.streams import TRANSITIONS
 from streams.kafka_io import ConsumerLoop, KafkaProducer
 from streams.topics import ensure_topics
 from workers.distributed.indexer import Indexer
+from workers.ports import Embedder
 
 
 class ServingNode:
     """The indexer (consuming fr.transitions) and what the HTTP API needs to write and read
     in the distributed deployment. The only process that opens the vector index."""
 
-    def __init__(self, settings: Settings, dim: int) -> None:
+    def __init__(self, settings: Settings, embedder: Embedder) -> None:
         bootstrap, _ = require_services(settings)
         self.settings = settings
+        self.embedder = embedder  # one model per process, shared by queries and writes
+        dim = embedder.dim
         self.topics = topics_of(settings)
         ensure_topics(bootstrap, self.topics, settings.kafka_partitions)
         self.stores = open_stores(settings)

@@ -9,9 +9,10 @@ from typing import Protocol
 
 from pydantic import ValidationError
 
-from schemas.events import EdgeEvent, Embedding, TurnEvent
+from schemas.events import EdgeEvent, TurnEvent
 from schemas.streams import EDGES
 from workers.distributed.messages import Outgoing, Received, brief, dead_letter
+from workers.embedding.attach import with_embeddings
 from workers.errors import ExtractionError
 from workers.extraction.model import ExtractedFact
 from workers.extraction.stage import edges_for_turn
@@ -74,12 +75,6 @@ class ExtractionHandler:
                 facts = []  # the raw turn is still kept (Appendix AA)
             self._context.add(turn)
             edges += edges_for_turn(turn, facts)
-        if edges:
-            vectors = self._embedder.embed([e.text for e in edges])
-            model = self._embedder.model_id
-            for edge, vector in zip(edges, vectors, strict=True):
-                embedded = edge.model_copy(
-                    update={"embedding": Embedding.from_array(model, vector)}
-                )
-                out.append(Outgoing(EDGES, edge.user_id, embedded.model_dump_json().encode()))
+        for edge in with_embeddings(self._embedder, edges):
+            out.append(Outgoing(EDGES, edge.user_id, edge.model_dump_json().encode()))
         return out

@@ -90,20 +90,14 @@ class Indexer:
     def wait_erased(self, user_id: str, edge_id: str | None, timeout: float) -> bool:
         """Wait until an erased fact (or every fact of an erased user that the fact store
         no longer has) is out of the index."""
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while True:
-                if edge_id is not None:
-                    left = bool(self._vectors.get(user_id, [edge_id]))
-                else:
-                    ids = [r.edge_id for r in self._vectors.scroll(user_id)]
-                    left = len(self._facts.get(user_id, ids)) < len(ids)
-                if not left:
-                    return True
-                wait = deadline - time.monotonic()
-                if wait <= 0:
-                    return False
-                self._changed.wait(min(wait, 0.5))
+
+        def gone() -> bool:
+            if edge_id is not None:
+                return not self._vectors.get(user_id, [edge_id])
+            ids = [r.edge_id for r in self._vectors.scroll(user_id)]
+            return len(self._facts.get(user_id, ids)) == len(ids)
+
+        return self._wait(gone, timeout)
 
     def missing(self, user_id: str, edge_ids: Sequence[str]) -> list[str]:
         """Which of `edge_ids` are not in the index."""
@@ -113,13 +107,15 @@ class Indexer:
 
     def wait_indexed(self, user_id: str, edge_ids: Sequence[str], timeout: float) -> bool:
         """Read-your-writes: wait until every one of `edge_ids` is in the index."""
-        wanted = list(dict.fromkeys(edge_ids))
+        return self._wait(lambda: not self.missing(user_id, edge_ids), timeout)
+
+    def _wait(self, done: Callable[[], bool], timeout: float) -> bool:
+        """Check `done` after every applied message (and twice a second) until `timeout`."""
         deadline = time.monotonic() + timeout
         with self._changed:
-            while True:
-                if len(self._vectors.get(user_id, wanted)) == len(wanted):
-                    return True
+            while not done():
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
                 self._changed.wait(min(left, 0.5))
+            return True

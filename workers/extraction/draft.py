@@ -101,6 +101,8 @@ def from_match(
     negatable: bool = False,
     numeric: bool = False,
     needs_context: bool = False,
+    needs_date: bool = False,
+    near_logistics: bool = False,
     statement: str | None = None,
 ) -> Draft:
     """A draft spanning the match `m` (the common shape of most pattern modules)."""
@@ -118,5 +120,7 @@ def from_match(
         negatable=negatable,
         numeric=numeric,
         needs_context=needs_context,
+        needs_date=needs_date,
+        near_logistics=near_logistics,
         statement=statement,
     )

@@ -146,15 +146,15 @@ def _event(
     if found is None or re.search(r"\byour\b", phrase, _I):
         return None  # "good luck on your exams": the other person's event
     slot, cats = found
-    return Draft(
-        kind=kind,
-        categories=cats,
-        slot_key=slot,
-        value=value,
-        update=d.R,
-        confidence=confidence,
-        span=(m.start(), m.end()),
-        priority=priority,
+    return d.from_match(
+        kind,
+        slot,
+        value,
+        m,
+        cats,
+        d.R,
+        confidence,
+        priority,
         dates="future",
         needs_context=".next" in slot,
         needs_date=needs_date,
@@ -174,15 +174,15 @@ def _dated(
     dates: d.DatePreference = "future",
     needs_context: bool = False,
 ) -> Draft:
-    return Draft(
-        kind=kind,
-        categories=categories,
-        slot_key=slot,
-        value=value,
-        update=d.R,
-        confidence=confidence,
-        span=(m.start(), m.end()),
-        priority=priority,
+    return d.from_match(
+        kind,
+        slot,
+        value,
+        m,
+        categories,
+        d.R,
+        confidence,
+        priority,
         dates=dates,
         needs_context=needs_context,
     )

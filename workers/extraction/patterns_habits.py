@@ -107,15 +107,8 @@ def _workout(m: re.Match[str]) -> Draft:
 
 
 def _draft(kind: str, slot: str, value: str, m: re.Match[str], said: str) -> Draft:
-    return Draft(
-        kind=kind,
-        categories=d.PREFERENCE,
-        slot_key=slot,
-        value=value,
-        update=d.R,
-        confidence=d.COMMITTED,
-        span=(m.start(), m.end()),
-        priority=10,  # before interests ("into hip hop") and lost interests ("moved on from")
-        negatable=True,  # "can't get enough techno": negation is judged here (`_NOT_NOW`)
-        statement=said,
+    # before interests ("into hip hop") and lost interests ("moved on from")
+    # "can't get enough techno": negation is judged here (`_NOT_NOW`)
+    return d.from_match(
+        kind, slot, value, m, d.PREFERENCE, d.R, d.COMMITTED, 10, negatable=True, statement=said
     )

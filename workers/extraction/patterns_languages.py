@@ -66,15 +66,16 @@ def find(clause: Clause) -> list[Draft]:
 def _draft(
     kind: str, lang: str, value: str, m: re.Match[str], update: d.UpdateSemantics, said: str
 ) -> Draft:
-    return Draft(
-        kind=kind,
-        categories=d.INTEREST,
-        slot_key=f"interest.{lang.lower()}",
-        value=value,
-        update=update,
-        confidence=d.COMMITTED,
-        span=(m.start(), m.end()),
-        priority=12,  # before "quit X" (a job) and "gave up on X" (a plan)
+    # before "quit X" (a job) and "gave up on X" (a plan)
+    return d.from_match(
+        kind,
+        f"interest.{lang.lower()}",
+        value,
+        m,
+        d.INTEREST,
+        update,
+        d.COMMITTED,
+        12,
         negatable=update is d.R,
         statement=said,
     )

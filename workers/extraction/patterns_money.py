@@ -162,16 +162,8 @@ def _draft(
     update: d.UpdateSemantics = d.R,
     priority: int = 6,
 ) -> Draft:
-    return Draft(
-        kind=kind,
-        categories=d.FINANCIAL,
-        slot_key=slot,
-        value=value,
-        update=update,
-        confidence=d.COMMITTED,
-        span=(m.start(), m.end()),
-        priority=priority,
-        numeric=True,
+    return d.from_match(
+        kind, slot, value, m, d.FINANCIAL, update, d.COMMITTED, priority, numeric=True
     )
 
 

@@ -150,15 +150,15 @@ def _draft(
     dates: d.DatePreference = "none",
     negatable: bool = False,
 ) -> Draft:
-    return Draft(
-        kind=kind,
-        categories=categories,
-        slot_key=slot,
-        value=value,
-        update=d.R,
-        confidence=confidence,
-        span=(m.start(), m.end()),
-        priority=priority,
+    return d.from_match(
+        kind,
+        slot,
+        value,
+        m,
+        categories,
+        d.R,
+        confidence,
+        priority,
         dates=dates,
         negatable=negatable,
     )

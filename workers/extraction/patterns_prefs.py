@@ -171,15 +171,15 @@ def _pref(
     negatable: bool = False,
     dates: d.DatePreference = "none",
 ) -> Draft:
-    return Draft(
-        kind=kind,
-        categories=categories,
-        slot_key=slot,
-        value=value,
-        update=update,
-        confidence=confidence,
-        span=(m.start(), m.end()),
-        priority=priority,
+    return d.from_match(
+        kind,
+        slot,
+        value,
+        m,
+        categories,
+        update,
+        confidence,
+        priority,
         negatable=negatable,
         dates=dates,
     )

@@ -77,13 +77,4 @@ def _plan(m: re.Match[str]) -> Draft | None:
         slot, cats = trip_slot(obj), d.TRIP  # "do Iceland next summer": a destination
     else:
         return None
-    return Draft(
-        kind="plan.named",
-        categories=cats,
-        slot_key=slot,
-        value="planned",
-        update=d.R,
-        confidence=d.STATED,
-        span=(m.start(), m.end()),
-        priority=16,
-    )
+    return d.from_match("plan.named", slot, "planned", m, cats, d.R, d.STATED, 16)
