@@ -1,0 +1,20 @@
+"""Edges as the log keeps them: with their embedding and the model that made it, so that
+replay needs no model (DESIGN §2)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from schemas.events import EdgeEvent, Embedding
+from workers.ports import Embedder
+
+
+def with_embeddings(embedder: Embedder, edges: Sequence[EdgeEvent]) -> list[EdgeEvent]:
+    """The edges with their texts embedded (one call to the embedder for all of them)."""
+    if not edges:
+        return []
+    vectors = embedder.embed([e.text for e in edges])
+    return [
+        edge.model_copy(update={"embedding": Embedding.from_array(embedder.model_id, vector)})
+        for edge, vector in zip(edges, vectors, strict=True)
+    ]
