@@ -27,7 +27,6 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO_ROOT="$(cd "$HERE/../.." && pwd)"
 
 if (($# == 0)); then
     echo "usage: $0 CMD [ARG...]" >&2
@@ -36,33 +35,9 @@ fi
 
 log() { echo "with-services.sh: $*" >&2; }
 
-RUN_PARENT="${FR_RUN_DIR:-$REPO_ROOT/.run}"
-mkdir -p "$RUN_PARENT"
-FR_RUN_DIR="$(mktemp -d "$RUN_PARENT/services.XXXXXX")" # unique, mode 0700
-export FR_RUN_DIR
-STOPS=() # functions stopping what was started, run in reverse order
-
-# shellcheck disable=SC2317  # run by the EXIT trap
-cleanup() {
-    local status=$? ok=1 i
-    trap - EXIT INT TERM
-    for ((i = ${#STOPS[@]} - 1; i >= 0; i--)); do
-        "${STOPS[i]}" || ok=0
-    done
-    if ((ok)); then
-        rm -rf "$FR_RUN_DIR"
-    else
-        log "a service did not stop cleanly; see $FR_RUN_DIR"
-    fi
-    exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-if [[ -z ${FR_PYTHON:-} && -x $REPO_ROOT/.venv/bin/python ]]; then
-    export FR_PYTHON="$REPO_ROOT/.venv/bin/python"
-fi
+# shellcheck source=deploy/local/lib/common.sh
+source "$HERE/lib/common.sh"
+session_begin services # private run dir; STOPS run on exit
 
 # --- Redis ------------------------------------------------------------------------------
 REDIS_PORT=""
