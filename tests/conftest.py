@@ -30,10 +30,11 @@ def redis_url() -> str:
     return url
 
 
-def _service(variable: str, what: str) -> str:
+def require_service(variable: str, what: str, how: str = "deploy/local/with-services.sh") -> str:
+    """The value of `variable`; the test is skipped when it is unset, except under CI."""
     value = os.environ.get(variable)
     if not value:
-        reason = f"{variable} is not set ({what}; run the tests via deploy/local/with-services.sh)"
+        reason = f"{variable} is not set ({what}; run the tests via {how})"
         if os.environ.get("CI"):
             pytest.fail(reason)
         pytest.skip(reason)
@@ -43,9 +44,9 @@ def _service(variable: str, what: str) -> str:
 @pytest.fixture(scope="module")
 def kafka_bootstrap() -> str:
     """A real Kafka broker; skipped when absent, except under CI where absence fails."""
-    return _service("FR_TEST_KAFKA_BOOTSTRAP", "a Kafka broker")
+    return require_service("FR_TEST_KAFKA_BOOTSTRAP", "a Kafka broker")
 
 
 @pytest.fixture(scope="module")
 def module_redis_url() -> str:
-    return _service("FR_TEST_REDIS_URL", "a Redis server")
+    return require_service("FR_TEST_REDIS_URL", "a Redis server")
