@@ -3,6 +3,7 @@ admin API says about topics and consumer groups. Nothing here imports the produc
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import socket
@@ -14,17 +15,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
-from confluent_kafka import Consumer, ConsumerGroupTopicPartitions, TopicPartition
+from confluent_kafka import Consumer, TopicPartition
 from confluent_kafka.admin import AdminClient, ConfigResource, ResourceType
 
 
-def wait_until(what: str, check: Callable[[], bool], timeout: float = 180) -> None:
+def wait_until(
+    what: str, check: Callable[[], bool], timeout: float = 180, detail: Callable[[], str] = str
+) -> None:
+    """Poll `check` until it holds; fail after `timeout` s with `detail()` (e.g. log tails)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if check():
             return
         time.sleep(0.25)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}\n{detail()}")
 
 
 def free_port() -> int:
@@ -38,6 +42,15 @@ def clean_env(**settings: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("FR_")}
     env.update(settings)
     return env
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: SIGKILL when the test process dies (even by a crash, when
+    no finalizer runs), so no worker outlives the run that started it (Linux prctl)."""
+    ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
@@ -84,6 +97,7 @@ class Frecall:
                 env=self.env,
                 stdout=log,
                 stderr=subprocess.STDOUT,
+                preexec_fn=_die_with_parent,
             )
         self.processes.append(proc)
         return proc
@@ -99,7 +113,7 @@ class Frecall:
             except httpx.HTTPError:
                 return False
 
-        wait_until("the serving process", up, timeout=90)
+        wait_until("the serving process", up, timeout=90, detail=self.tail)
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
@@ -133,11 +147,12 @@ class Kafka:
         self.bootstrap = bootstrap
         self.admin = AdminClient({"bootstrap.servers": bootstrap, "log_level": 2})
 
-    def _consumer(self) -> Consumer:
+    def _consumer(self, group: str = "cluster-test-reader") -> Consumer:
+        """A consumer that is assigned partitions by hand: it never joins `group`."""
         return Consumer(
             {
                 "bootstrap.servers": self.bootstrap,
-                "group.id": "cluster-test-reader",
+                "group.id": group,
                 "enable.auto.commit": False,
                 "auto.offset.reset": "earliest",
                 "log_level": 2,
@@ -162,22 +177,25 @@ class Kafka:
 
     def lag(self, group: str, topics: list[str]) -> int:
         """Messages of `topics` that `group` has not committed (a partition it never
-        committed counts whole)."""
-        request = [ConsumerGroupTopicPartitions(group)]
-        reply = self.admin.list_consumer_group_offsets(request)[group].result(15)
-        committed = {
-            (tp.topic, tp.partition): tp.offset for tp in reply.topic_partitions if tp.offset >= 0
-        }
-        consumer = self._consumer()
+        committed counts whole).
+
+        Committed offsets come from a consumer with the group's id that never joins it, not
+        from AdminClient.list_consumer_group_offsets: librdkafka crashes the process when
+        that call meets NOT_COORDINATOR, as it does after the coordinator moved
+        (confluentinc/librdkafka#5040).
+        """
+        consumer = self._consumer(group)
         try:
             metadata = consumer.list_topics(timeout=15)
+            partitions = [
+                TopicPartition(topic, partition)
+                for topic in topics
+                for partition in metadata.topics[topic].partitions
+            ]
             lag = 0
-            for topic in topics:
-                for partition in metadata.topics[topic].partitions:
-                    low, high = consumer.get_watermark_offsets(
-                        TopicPartition(topic, partition), timeout=15
-                    )
-                    lag += high - committed.get((topic, partition), low)
+            for tp in consumer.committed(partitions, timeout=15):
+                low, high = consumer.get_watermark_offsets(tp, timeout=15)
+                lag += high - (tp.offset if tp.offset >= 0 else low)
             return lag
         finally:
             consumer.close()
