@@ -36,9 +36,10 @@ test: install lint typecheck
 # Opt-in, not part of `test`: the distributed deployment on a Redis Cluster (3 masters + 3
 # replicas) and a 3-broker Kafka (replication 3, min.insync.replicas 2), through a broker crash
 # and a Redis failover mid-ingest. deploy/local/with-cluster.sh starts both clusters on free
-# loopback ports and stops them by pid. About 4 minutes and 2 GB of memory.
+# loopback ports and stops them by pid. 3-4 minutes, about 1.5 GB of memory; -rP prints the
+# timeline of the crash and the failover.
 test-cluster: install
-	bash deploy/local/with-cluster.sh $(BIN)/pytest -q -m cluster tests/cluster
+	bash deploy/local/with-cluster.sh $(BIN)/pytest -q -rP -m cluster tests/cluster
 
 # Redis (6379) and Kafka (9092) for a developer session, until `make services-down`; ports
 # from FR_REDIS_PORT / FR_KAFKA_PORT. Prints `export FR_...` lines, also in .run/local/env:
