@@ -7,9 +7,8 @@
 #
 #   start        six nodes on a block of free ports, the cluster created, and waited for until
 #                every node says cluster_state:ok with all 16384 slots and every replica's link
-#                to its master is up. Prints FR_REDIS_CLUSTER_URL=redis+cluster://127.0.0.1:FIRST
-#                (what FR_REDIS_URL takes for a cluster; any node is a seed) and
-#                FR_REDIS_CLUSTER_NODES=127.0.0.1:A,... on stdout.
+#                to its master is up. Prints FR_REDIS_CLUSTER_URL=redis+cluster://127.0.0.1:A,...
+#                (every node, in the form FR_REDIS_URL takes for a cluster) on stdout.
 #   stop         stop the six nodes, by the pids in their pidfiles.
 #   failover [PORT]     a planned failover: CLUSTER FAILOVER on the replica of master PORT
 #                (default: the master of slot 0), which takes over once it has every write
@@ -216,8 +215,7 @@ create() {
 print_settings() {
     local addrs=() port
     for port in "${PORTS[@]}"; do addrs+=("127.0.0.1:$port"); done
-    echo "FR_REDIS_CLUSTER_URL=redis+cluster://127.0.0.1:${PORTS[0]}"
-    echo "FR_REDIS_CLUSTER_NODES=$(IFS=,; echo "${addrs[*]}")"
+    echo "FR_REDIS_CLUSTER_URL=redis+cluster://$(IFS=,; echo "${addrs[*]}")"
 }
 
 cmd_stop() {

@@ -6,8 +6,8 @@
 # Starts deploy/local/redis-cluster.sh (3 masters + 3 replicas) and deploy/local/kafka-cluster.sh
 # (3 KRaft nodes, replication factor 3, min.insync.replicas 2) on free loopback ports, in a
 # private run dir, and exports to CMD:
-#   FR_TEST_REDIS_CLUSTER_URL        redis+cluster://127.0.0.1:PORT (a seed node; FR_REDIS_URL form)
-#   FR_TEST_REDIS_CLUSTER_NODES      127.0.0.1:PORT,... (all six nodes)
+#   FR_TEST_REDIS_CLUSTER_URL        redis+cluster://127.0.0.1:PORT,... (all six nodes as seeds,
+#                                    in the form FR_REDIS_URL takes)
 #   FR_TEST_KAFKA_CLUSTER_BOOTSTRAP  127.0.0.1:A,127.0.0.1:B,127.0.0.1:C
 #   FR_TEST_CLUSTER_RUN_DIR          the run dir: CMD may crash and revive nodes with
 #                                    FR_RUN_DIR=$FR_TEST_CLUSTER_RUN_DIR deploy/local/kafka-cluster.sh

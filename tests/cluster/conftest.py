@@ -43,9 +43,22 @@ class Clusters:
     def revive_broker(self, node: int) -> None:
         self._script("kafka-cluster.sh", "revive", str(node), timeout=240)
 
+    def redis_masters(self) -> list[int]:
+        """The ports of the masters now, as the cluster itself says."""
+        lines = self._script("redis-cluster.sh", "status", timeout=30).splitlines()
+        return sorted(int(port) for port, role, _ in map(str.split, lines) if role == "master")
+
     def fail_over_redis(self, master_port: int) -> int:
         """A planned failover of a master to its replica; the new master's port."""
         return int(self._script("redis-cluster.sh", "failover", str(master_port), timeout=90))
+
+    def crash_redis_master(self, master_port: int) -> int:
+        """SIGKILL a master; once its replica took over, the new master's port."""
+        return int(self._script("redis-cluster.sh", "kill-master", str(master_port), timeout=90))
+
+    def revive_redis(self, port: int) -> None:
+        """Restart a crashed node; it rejoins as a replica."""
+        self._script("redis-cluster.sh", "revive", str(port), timeout=90)
 
 
 @pytest.fixture(scope="session")
