@@ -334,7 +334,7 @@ cmd_kill() {
   flock -w 180 9 || die "another kafka.sh start/stop holds $STATE_DIR/.lock"
   local pid
   pid=$(read_pid)
-  [[ -n "$pid" ]] && is_our_broker "$pid" || die "not running (nothing to kill in $STATE_DIR)"
+  if [[ -z "$pid" ]] || ! is_our_broker "$pid"; then die "not running (nothing to kill in $STATE_DIR)"; fi
   kill -KILL "$pid"
   for _ in $(seq 1 100); do alive "$pid" || break; sleep 0.05; done
   rm -f "$PIDFILE" "$BOOTFILE"

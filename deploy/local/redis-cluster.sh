@@ -158,7 +158,7 @@ is_master() { [[ "$(info_field "$1" replication role)" == master ]]; }
 check_master() { # PORT: must be a live master of this cluster
     local port=$1
     [[ " ${PORTS[*]} " == *" $port "* ]] || die "$port is not a node of this cluster (${PORTS[*]})"
-    running "$port" && is_master "$port" || die "node $port is not a live master"
+    if ! running "$port" || ! is_master "$port"; then die "node $port is not a live master"; fi
 }
 
 # --- commands ---------------------------------------------------------------------------

@@ -37,9 +37,9 @@ source "$HERE/lib/common.sh"
 session_begin cluster # private run dir; STOPS run on exit
 export FR_TEST_CLUSTER_RUN_DIR="$FR_RUN_DIR"
 
-# shellcheck disable=SC2317  # run through STOPS
+# shellcheck disable=SC2317,SC2329  # run through STOPS
 stop_redis() { bash "$HERE/redis-cluster.sh" stop; }
-# shellcheck disable=SC2317  # run through STOPS
+# shellcheck disable=SC2317,SC2329  # run through STOPS
 stop_kafka() { bash "$HERE/kafka-cluster.sh" stop; }
 
 # Each line NAME=VALUE on stdin becomes FR_TEST_NAME (without its FR_ prefix doubled).

@@ -41,7 +41,7 @@ session_begin services # private run dir; STOPS run on exit
 
 # --- Redis ------------------------------------------------------------------------------
 REDIS_PORT=""
-# shellcheck disable=SC2317  # run through STOPS
+# shellcheck disable=SC2317,SC2329  # run through STOPS
 stop_redis() { FR_REDIS_PORT="$REDIS_PORT" bash "$HERE/redis.sh" stop; }
 
 start_redis() {
@@ -76,7 +76,7 @@ fi
 # --- Kafka ------------------------------------------------------------------------------
 # kafka.sh keeps its pidfile in $FR_RUN_DIR/kafka (this run's private dir), so stopping needs
 # no port: it stops whatever broker this run started, by that pid, or nothing.
-# shellcheck disable=SC2317  # run through STOPS
+# shellcheck disable=SC2317,SC2329  # run through STOPS
 stop_kafka() { bash "$HERE/kafka.sh" stop; }
 
 # The broker could not bind a port that looked free (another run took it in between)?

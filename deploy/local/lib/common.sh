@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the deploy/local scripts (sourced, not run): loopback ports and the test session's
 # private run dir. Callers define log() and run with `set -euo pipefail`.
 
@@ -50,7 +51,7 @@ session_begin() {
     fi
 }
 
-# shellcheck disable=SC2317  # run by the EXIT trap
+# shellcheck disable=SC2317,SC2329  # run by the EXIT trap
 _session_end() {
     local status=$? ok=1 i
     trap - EXIT INT TERM
