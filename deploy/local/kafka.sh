@@ -235,10 +235,15 @@ fail_start() { # pid, message
 }
 
 # --- commands ------------------------------------------------------------------------------
-cmd_start() {
+# One start/stop/kill at a time per node: fd 9 holds the node's lock until the command ends.
+lock_state() {
   mkdir -p "$STATE_DIR"
   exec 9>"$STATE_DIR/.lock"
-  flock -w 180 9 || die "another kafka.sh start/stop holds $STATE_DIR/.lock"
+  flock -w 180 9 || die "another kafka.sh start/stop/kill holds $STATE_DIR/.lock"
+}
+
+cmd_start() {
+  lock_state
 
   local pid
   pid=$(read_pid)
@@ -305,9 +310,7 @@ cmd_start() {
 }
 
 cmd_stop() {
-  mkdir -p "$STATE_DIR"
-  exec 9>"$STATE_DIR/.lock"
-  flock -w 180 9 || die "another kafka.sh start/stop holds $STATE_DIR/.lock"
+  lock_state
   local pid
   pid=$(read_pid)
   if [[ -z "$pid" ]]; then log "not running (no pidfile)"; rm -f "$BOOTFILE"; return 0; fi
@@ -329,9 +332,7 @@ cmd_stop() {
 }
 
 cmd_kill() {
-  mkdir -p "$STATE_DIR"
-  exec 9>"$STATE_DIR/.lock"
-  flock -w 180 9 || die "another kafka.sh start/stop holds $STATE_DIR/.lock"
+  lock_state
   local pid
   pid=$(read_pid)
   if [[ -z "$pid" ]] || ! is_our_broker "$pid"; then die "not running (nothing to kill in $STATE_DIR)"; fi
