@@ -164,6 +164,7 @@ check_master() { # PORT: must be a live master of this cluster
 # --- commands ---------------------------------------------------------------------------
 cmd_start() {
     local first=7000 blocks=10 k status ports port t0=$SECONDS
+    mkdir -p "$RUN_DIR"
     if [[ -f $LAYOUT ]]; then
         load_layout
         if healthy 2>/dev/null && running "${PORTS[0]}"; then
