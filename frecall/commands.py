@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from frecall import bench, demo, distributed
+from frecall import demo, distributed
 from frecall.bootstrap import build, make_embedder, make_extractor, make_slots, make_vectors
 from frecall.settings import Settings
 from schemas.categories import CATEGORY_ORDER, Intent
@@ -68,7 +68,6 @@ def run(args: argparse.Namespace) -> int:
         "inspect": cmd_inspect,
         "serve": cmd_serve,
         "demo": demo.run,
-        "bench": bench.run,
         "compact": cmd_compact,
         "worker": cmd_worker,
     }

@@ -12,18 +12,18 @@ from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import TypeVar
 
-from frecall.bench.lifecycle import phrasing_events as ev
-from frecall.bench.lifecycle.personas import EMPLOYERS, FEMALE_NAMES, FIRST_NAMES, MALE_NAMES
-from frecall.bench.lifecycle.phrasing import STATE_KINDS, Kind, article, fill
-from frecall.bench.lifecycle.phrasing_numbers import (
+from bench.lifecycle import phrasing_events as ev
+from bench.lifecycle.personas import EMPLOYERS, FEMALE_NAMES, FIRST_NAMES, MALE_NAMES
+from bench.lifecycle.phrasing import STATE_KINDS, Kind, article, fill
+from bench.lifecycle.phrasing_numbers import (
     CHAIN_KINDS,
     SINGLE_KINDS,
     chain_values,
     single_value,
 )
-from frecall.bench.lifecycle.phrasing_prefs import LADDERS, PREFERENCE_KINDS, VALUES
-from frecall.bench.lifecycle.phrasing_sets import SET_KINDS, SPECIES, STABLE_KINDS, STABLE_VALUES
-from frecall.bench.lifecycle.timeline import ABSENT, ALL, ANY, Fact, Question, Timeline
+from bench.lifecycle.phrasing_prefs import LADDERS, PREFERENCE_KINDS, VALUES
+from bench.lifecycle.phrasing_sets import SET_KINDS, SPECIES, STABLE_KINDS, STABLE_VALUES
+from bench.lifecycle.timeline import ABSENT, ALL, ANY, Fact, Question, Timeline
 
 T = TypeVar("T")
 #: Share of change questions asked backwards ("what did I use to…", Appendix K).

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from frecall.bench.lifecycle.personas import Persona
+from bench.lifecycle.personas import Persona
 from schemas.categories import Category
 
 #: Modes of a question: any gold id in the top k; all of them (AV5); or "nothing current"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from frecall.bench.lifecycle.phrasing import C, Kind, tpl
+from bench.lifecycle.phrasing import C, Kind, tpl
 from schemas.categories import Category
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 
 def generate_cmd(args: argparse.Namespace) -> int:
-    from frecall.bench.lifecycle.generator import generate
+    from bench.lifecycle.generator import generate
 
     written = generate(int(args.personas), int(args.seed), Path(args.out))
     summary = {
@@ -38,9 +38,9 @@ def generate_cmd(args: argparse.Namespace) -> int:
 
 
 def run_cmd(args: argparse.Namespace) -> int:
-    from frecall.bench.lifecycle.metrics import PASS_K
-    from frecall.bench.lifecycle.report import table, write_report
-    from frecall.bench.lifecycle.runner import measure
+    from bench.lifecycle.metrics import PASS_K
+    from bench.lifecycle.report import table, write_report
+    from bench.lifecycle.runner import measure
 
     data_dir = getattr(args, "data_dir", None)
     owned = data_dir is None

@@ -41,8 +41,8 @@ import numpy as np
 import redis
 from confluent_kafka.admin import AdminClient
 
-from frecall.bench.corpus import generate_facts
-from frecall.bench.worker_pool import (
+from bench.corpus import generate_facts
+from bench.worker_pool import (
     JOIN_TIMEOUT_S,
     BenchError,
     Worker,

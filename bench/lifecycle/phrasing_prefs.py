@@ -3,7 +3,7 @@ slots whose current value is what matters (paper Table 1 row 7, Appendix F)."""
 
 from __future__ import annotations
 
-from frecall.bench.lifecycle.phrasing import C, Kind, tpl
+from bench.lifecycle.phrasing import C, Kind, tpl
 
 K = Kind
 DIET = K(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from frecall.bench.lifecycle.phrasing import C, tpl
+from bench.lifecycle.phrasing import C, tpl
 from schemas.categories import Category
 
 

@@ -10,20 +10,20 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from frecall.bench.lifecycle import phrasing_events as ev
-from frecall.bench.lifecycle.personas import FIRST_NAMES
-from frecall.bench.lifecycle.phrasing import STATE_KINDS, Kind, fill
-from frecall.bench.lifecycle.phrasing_filler import FILLER_KINDS, FILLER_VALUES, FILLER_WEIGHTS
-from frecall.bench.lifecycle.phrasing_numbers import (
+from bench.lifecycle import phrasing_events as ev
+from bench.lifecycle.personas import FIRST_NAMES
+from bench.lifecycle.phrasing import STATE_KINDS, Kind, fill
+from bench.lifecycle.phrasing_filler import FILLER_KINDS, FILLER_VALUES, FILLER_WEIGHTS
+from bench.lifecycle.phrasing_numbers import (
     CHAIN_KINDS,
     SINGLE_KINDS,
     chain_values,
     money,
     single_value,
 )
-from frecall.bench.lifecycle.phrasing_prefs import PREFERENCE_KINDS
-from frecall.bench.lifecycle.phrasing_sets import SET_KINDS, SPECIES, STABLE_KINDS
-from frecall.bench.lifecycle.scenarios import (
+from bench.lifecycle.phrasing_prefs import PREFERENCE_KINDS
+from bench.lifecycle.phrasing_sets import SET_KINDS, SPECIES, STABLE_KINDS
+from bench.lifecycle.scenarios import (
     chain,
     event_values,
     occurrences,
@@ -32,7 +32,7 @@ from frecall.bench.lifecycle.scenarios import (
     stable_value,
     state_values,
 )
-from frecall.bench.lifecycle.timeline import Timeline, last_weekday_before
+from bench.lifecycle.timeline import Timeline, last_weekday_before
 
 #: Chance that a persona mentions each slot-valued kind at all (everyone lives somewhere).
 _STATE_ODDS: dict[str, float] = {

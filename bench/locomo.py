@@ -1,7 +1,7 @@
 """`frecall bench locomo`: evidence recall on real dialogue (LoCoMo, ACL 2024).
 
 Every conversation of the file goes through the product's ingest path in one data dir:
-turns (both speakers as users, `frecall.bench.locomo_data`) → rule extractor → fact edges
+turns (both speakers as users, `bench.locomo_data`) → rule extractor → fact edges
 plus one raw-turn edge per turn, each carrying its `dia_id` in `source_turns` → log →
 lifecycle → Qdrant Edge. Each question then hits at k when any of its top-k results came
 from one of its evidence turns. Side by side, on the same store and questions:
@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from frecall.bench.locomo_data import CATEGORY_NAMES, Conversation, Question, load, write_turns
+from bench.locomo_data import CATEGORY_NAMES, Conversation, Question, load, write_turns
 from frecall.bootstrap import build
 from frecall.settings import Settings
 from schemas.query import QueryRequest, QueryResult

@@ -35,8 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from frecall.bench import growth_data as data
-from frecall.bench.stats import pct
+from bench import growth_data as data
+from bench.stats import pct
 from frecall.bootstrap import build
 from frecall.maintenance import compact
 from frecall.settings import Settings
@@ -271,14 +271,14 @@ def run(args: argparse.Namespace) -> int:
         if owned:
             shutil.rmtree(root, ignore_errors=True)
     if args.report is not None:
-        from frecall.bench.growth_report import write_report
+        from bench.growth_report import write_report
 
         paths = write_report(result, Path(args.report))
         _log(f"wrote {', '.join(str(p) for p in paths)}")
     if args.json:
         print(json.dumps(result))
     else:
-        from frecall.bench.growth_report import table
+        from bench.growth_report import table
 
         print(table(result))
     return 0

@@ -1,6 +1,6 @@
 """`frecall bench query`: end-to-end query latency at 1k / 10k / 50k facts, and ingest speed.
 
-For each store size N, in a fresh data dir: the synthetic corpus (`frecall.bench.corpus`,
+For each store size N, in a fresh data dir: the synthetic corpus (`bench.corpus`,
 five users, one heavy user with 70 % of the facts) goes through the real ingest path,
 `EmbeddedPipeline.ingest_edges` (parse → embed → log → lifecycle rules → Qdrant Edge and
 the SQLite slot index), timed as a whole and per stage. Then the heavy user's questions are
@@ -26,8 +26,8 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from frecall.bench.corpus import HEAVY_USER, generate_facts, generate_queries
-from frecall.bench.stats import pct
+from bench.corpus import HEAVY_USER, generate_facts, generate_queries
+from bench.stats import pct
 from frecall.bootstrap import build
 from frecall.settings import Settings
 from schemas.events import EdgeEvent, LogRecord

@@ -134,7 +134,7 @@ def markdown(
 
 
 def _plots(result: Mapping[str, Any], out: Path) -> tuple[list[str], str]:
-    from frecall.bench.plots import lifecycle_png
+    from bench.plots import lifecycle_png
 
     return [lifecycle_png(result, out / "report.png").name], ""
 

@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from frecall.bench.lifecycle.configs import CONFIGS
-from frecall.bench.lifecycle.metrics import (
+from bench.lifecycle.configs import CONFIGS
+from bench.lifecycle.metrics import (
     PASS_K,
     Outcome,
     mcnemar,
@@ -31,7 +31,7 @@ from frecall.bench.lifecycle.metrics import (
     score,
     summarize,
 )
-from frecall.bench.lifecycle.scenarios import AV_NAMES
+from bench.lifecycle.scenarios import AV_NAMES
 from frecall.bootstrap import build
 from frecall.settings import Settings
 from schemas.query import QueryRequest, QueryResult

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from frecall.bench.plots import growth_png
+from bench.plots import growth_png
 
 
 def rows(result: Mapping[str, Any]) -> list[str]:

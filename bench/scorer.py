@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from frecall.bench.stats import pct, time_calls
+from bench.stats import pct, time_calls
 from schemas.categories import CATEGORY_ORDER
 from schemas.policy import load_policy
 from scorer.pool import Candidate, build_pool

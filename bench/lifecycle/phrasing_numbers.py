@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import random
 
-from frecall.bench.lifecycle.phrasing import C, Kind, tpl
+from bench.lifecycle.phrasing import C, Kind, tpl
 
 K = Kind
 RENT = K(

@@ -1,6 +1,6 @@
 """Two years of one heavy user's facts for `frecall bench growth` (paper Appendix L).
 
-Built from the query benchmark's generator (`frecall.bench.corpus`: templates over all 11
+Built from the query benchmark's generator (`bench.corpus`: templates over all 11
 categories, replace chains with soft updates, scheduled events with reschedules and
 cancellations, project stages, accumulating one-off facts and restatements), with two
 changes that matter for store growth:
@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from frecall.bench.corpus import FAMILIES, SPAN, generate_facts, generate_queries
+from bench.corpus import FAMILIES, SPAN, generate_facts, generate_queries
 
 USER = "ana"
 #: The simulated period ends here (fixed, so runs are comparable); it starts `days` before.

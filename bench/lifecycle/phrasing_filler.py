@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from frecall.bench.lifecycle.phrasing import C, tpl
+from bench.lifecycle.phrasing import C, tpl
 from schemas.categories import Category
 
 

@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from frecall.bench.lifecycle.configs import CONFIGS
-from frecall.bench.lifecycle.metrics import PASS_K, Outcome, score
-from frecall.bench.lifecycle.runner import BenchQuestion, _ingest, load_questions
+from bench.lifecycle.configs import CONFIGS
+from bench.lifecycle.metrics import PASS_K, Outcome, score
+from bench.lifecycle.runner import BenchQuestion, _ingest, load_questions
 from frecall.bootstrap import build
 from frecall.settings import Settings
 from schemas.categories import Category
@@ -343,7 +343,7 @@ def noise_cmd(args: argparse.Namespace) -> int:
 def write_report(result: Mapping[str, Any], out: Path) -> list[Path]:
     """noise.md, noise.json and noise.png (Jaccard@10 vs level per perturbation) in `out`
     (the command has no --report option: `out` is the benchmark dir's `reports/`)."""
-    from frecall.bench.plots import noise_png
+    from bench.plots import noise_png
 
     out.mkdir(parents=True, exist_ok=True)
     png = noise_png(result, out / "noise.png")

@@ -23,11 +23,11 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from frecall.bench.lifecycle.background import background, filler
-from frecall.bench.lifecycle.personas import make_persona
-from frecall.bench.lifecycle.phrasing_filler import ASSISTANT, SMALL_TALK
-from frecall.bench.lifecycle.scenarios import AV_NAMES, BUILDERS, PAPER_COUNTS
-from frecall.bench.lifecycle.timeline import (
+from bench.lifecycle.background import background, filler
+from bench.lifecycle.personas import make_persona
+from bench.lifecycle.phrasing_filler import ASSISTANT, SMALL_TALK
+from bench.lifecycle.scenarios import AV_NAMES, BUILDERS, PAPER_COUNTS
+from bench.lifecycle.timeline import (
     ABSENT,
     EVENT_CATEGORIES,
     Fact,
