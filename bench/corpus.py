@@ -7,7 +7,8 @@ per-user filter against a store that also holds other tenants. Facts come in *ep
 (retractions), project stages, and one-off facts, some restated later (near-duplicates).
 Each user's facts are split over the 11 categories by `CATEGORY_SHARES`, and ~30 % of all
 facts end up superseded. Text is drawn from many templates × entity lists, so BM25 and
-dense search see a varied vocabulary. Same `seed` (and `end`), same lines.
+dense search see a varied vocabulary (`data/corpus.toml`). Same `seed` (and `end`), same
+lines.
 
 Slot keys carry an episode number (`pref.coffee:3`): a store of 35k facts for one person
 is not a real life, and bounded slots keep the per-slot work of ingest realistic.
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bench.tables import frozen, load, pools
 from schemas.categories import Category
 
 C = Category
@@ -47,94 +49,9 @@ _SECONDARY: Mapping[Category, Category] = {
 }
 # fmt: on
 
-# One list a paragraph, "name: item|item|…", continued on indented lines.
-_VOCABULARY = """
-cities: Lisbon|Porto|Berlin|Munich|Hamburg|Vienna|Zurich|Amsterdam|Copenhagen|Oslo|Stockholm|
-  Helsinki|Dublin|Edinburgh|Manchester|London|Paris|Lyon|Barcelona|Madrid|Valencia|Seville|Milan|
-  Rome|Naples|Athens|Istanbul|Warsaw|Krakow|Prague|Budapest|Toronto|Montreal|Boston|Chicago|
-  Austin|Seattle|Mexico City|Buenos Aires|Tokyo|Osaka|Seoul|Singapore|Melbourne|Cape Town|Nairobi
-employers: Monzo|Spotify|Siemens|Zalando|Booking.com|Shopify|Atlassian|Canva|Deutsche Bahn|
-  the city council|a small design studio|Novartis|Philips|Adyen|Klarna|SAP|Bosch|IKEA|
-  a local bakery|the public library|a climate startup|the university hospital|Airbus|Ubisoft|
-  a law firm downtown|Unilever|a logistics company|a housing nonprofit
-roles: software engineer|product manager|data analyst|nurse|primary school teacher|UX designer|
-  accountant|lawyer|architect|civil engineer|marketing lead|barista|pharmacist|researcher|
-  sales manager|translator|physiotherapist|journalist|sous chef|electrician
-drinks: oat flat whites|black coffee|double espressos|cappuccinos|green tea|chai lattes|matcha|
-  decaf americanos|rooibos tea|cold brew|hot chocolate|iced lattes|yerba mate
-diets: vegetarian|vegan|pescatarian|on a low-carb diet|gluten-free|eating meat again|dairy-free|
-  doing intermittent fasting|cutting out sugar
-cuisines: Thai|Ethiopian|Georgian|Japanese|Lebanese|Mexican|Korean|Peruvian|Sichuan|Neapolitan|
-  Vietnamese|Turkish|South Indian|Greek|Portuguese
-dishes: ramen|pho|shakshuka|falafel wraps|sushi|tacos al pastor|bibimbap|khachapuri|pad thai|
-  dumplings|seafood paella|mushroom risotto|lentil soup|injera with misir wat|ceviche|pierogi|
-  banh mi|butter chicken|moussaka|bacalhau
-music: jazz|techno|indie folk|classical piano|K-pop|hip hop|bossa nova|heavy metal|synthwave|
-  Afrobeat|punk rock|ambient electronica|fado
-commutes: bike|tram|bus|car|train|e-scooter|ferry
-bedtimes: 9:30pm|10pm|10:30pm|11pm|11:30pm|midnight|1am
-workouts: early in the morning|during lunch breaks|in the evening after work|on weekends
-restaurants: Taberna do Mar|Casa Pepe|Blue Lotus|Noodle Bar 88|Le Petit Zinc|Trattoria Sole|
-  Cedar & Salt|The Green Fork|Sakura House|Bistro Nord|El Faro|Mama Ji's|Golden Dragon
-hobbies: bouldering|pottery|salsa dancing|chess|birdwatching|sourdough baking|trail running|
-  film photography|knitting|woodworking|sailing|swimming|yoga|gardening|board games|kayaking|
-  skateboarding|watercolor painting|road cycling|fencing|choir singing|surfing|calligraphy|
-  fly fishing|hiking|bullet journaling|beekeeping|stand-up comedy open mics
-sports: tennis|padel|five-a-side football|volleyball|table tennis|squash|basketball|badminton|
-  ultimate frisbee|water polo
-outings: hiking|kayaking|camping|skiing|sailing|cycling|swimming in the lake
-weekdays: Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday
-venues: the climbing gym|the community centre|the park by the river|the public library|
-  the sports hall|the coworking space|the old market hall|the lake|the botanical garden
-people: Lena|Tomás|Priya|Kenji|Amara|Jonas|Sofia|Mateo|Yara|Omar|Ines|Lukas|Chen|Fatima|Noah|
-  Elif|Rafael|Mira|Hugo|Zainab|Oscar|Leila|Marco|Aiko|Dara|Felix|Nadia|Ivan|Greta|Samir
-relations: sister|brother|mother|father|cousin|best friend|colleague|neighbour|manager|flatmate|
-  mentor|aunt|grandmother|old school friend|godson
-conditions: asthma|type 1 diabetes|migraines|a gluten intolerance|hay fever|eczema|tinnitus|
-  high blood pressure|an underactive thyroid|chronic lower back pain|ADHD
-allergens: peanuts|shellfish|cats|penicillin|birch pollen|dust mites|sesame|kiwis|wasps
-medications: levothyroxine|metformin|sertraline|cetirizine|vitamin D|iron tablets|lisinopril|
-  magnesium|omeprazole
-ailments: a cold|the flu|a sprained ankle|a sore throat|a stomach bug|a pulled hamstring|
-  a sinus infection|a bad cough|tennis elbow|a fever
-projects: a plant-watering app|the kitchen renovation|a novel about a lighthouse keeper|
-  a master's thesis on urban heat islands|a podcast about local history|a board game prototype|
-  marathon training|a community garden|a photo book of old shops|a home server|a cooking channel|
-  a language-exchange meetup|an open-source budgeting tool|a wedding speech|a vegetable patch|
-  a camper van conversion|a family cookbook|a mobile game about cats|a children's picture book
-topics: Roman history|quantum computing|urban planning|behavioral economics|marine biology|
-  the history of jazz|climate policy|Stoic philosophy|astronomy|linguistics|machine learning|
-  medieval architecture|mushrooms and mycology|game theory|the French Revolution|neuroscience|
-  typography|volcanoes|ancient Egypt|cryptography|soil science|origami math
-books: Dune|Middlemarch|The Overstory|Sapiens|Klara and the Sun|The Left Hand of Darkness|
-  Pachinko|Thinking, Fast and Slow|The Name of the Rose|Piranesi|Educated|Station Eleven|
-  The Three-Body Problem|A Gentleman in Moscow|Project Hail Mary|The Remains of the Day|
-  Braiding Sweetgrass|The Master and Margarita
-items: road bike|standing desk|espresso machine|winter coat|pair of hiking boots|used car|laptop|
-  pair of noise-cancelling headphones|sofa|tent|camera lens|mattress|air fryer|digital piano|
-  washing machine|rain jacket|e-reader|robot vacuum
-appointments: dentist appointment|annual checkup|eye exam|visa renewal appointment|driving test|
-  parent-teacher meeting|car inspection|job interview|performance review|thesis defense|
-  passport appointment|vet appointment for the cat|haircut|landlord inspection|therapy session|
-  Spanish exam|blood test|mortgage meeting at the bank
-deadlines: the tax return|the grant application|the rent deposit|the insurance claim|
-  the visa paperwork|the quarterly report|the conference talk proposal|the school forms
-airlines: TAP|Lufthansa|easyJet|KLM|Ryanair|Iberia|SAS|a night train|the ferry
-cars: a red Golf|a grey Corolla|a blue Tesla Model 3|a white Fiat 500|a green Volvo estate|
-  a black Skoda Octavia|a yellow Renault Zoe|a silver Honda Civic
-animals: fox|heron|hedgehog|red squirrel|kingfisher|deer|woodpecker|owl|seal
-plants: lemon tree|chili plant|bird feeder|tomato plant|bonsai|herb box
-languages: Portuguese|German|Japanese|Spanish|Arabic|Turkish|Polish|Korean
-"""
-
-
-def _parse_vocabulary(text: str) -> dict[str, tuple[str, ...]]:
-    joined = text.strip().replace("|\n  ", "|")
-    pairs = (line.split(":", 1) for line in joined.split("\n"))
-    return {name: tuple(items.strip().split("|")) for name, items in pairs}
-
-
-_W = _parse_vocabulary(_VOCABULARY)
+_DATA = load("bench", "corpus")
+#: Entity and value lists (cities, employers, drinks, …) the templates draw from.
+_W: dict[str, tuple[str, ...]] = pools(_DATA["vocabulary"])
 
 #: Replace semantics need confidence ≥ 0.8, accumulate ones ≥ 0.95 to supersede (Appendix
 #: Z): hard updates clear both; soft ones stay below and only lower the old value (Model 1).
@@ -165,131 +82,17 @@ class _Family:
     slotted: bool = True
 
 
-_F = _Family
-_PROJECT_STAGES = (
-    "{n} paused {x} for now", "{n} picked {x} back up after a break", "{n} finished {x}",
-    "{n} is about halfway through {x}", "{n} put {x} on hold until spring",
-)  # fmt: skip
-_PH, _HW, _OB, _LC = C.PREFERENCES_HABITS, C.HEALTH_WELLBEING, C.OBLIGATIONS, C.LOGISTICAL_CONTEXT
-# Templates: {n} name, {x} the episode's entity, {v} new value, {o} old value, {d} {t} date
-# and time (the event's, for events), plus random fillers ({c} city, {p} person, …).
-# fmt: off
-FAMILIES: tuple[_Family, ...] = (
-    _F(_PH, "pref.coffee", "replace", values=_W["drinks"],
-       first=("{n} drinks {v} every morning", "{n}'s usual coffee order is {v}"),
-       change=("{n} switched from {o} to {v}", "These days {n} prefers {v}"),
-       soft=("{n} is thinking about switching to {v}",)),
-    _F(_PH, "pref.diet", "replace", values=_W["diets"],
-       first=("{n} is {v}", "{n} has been {v} for a while"),
-       change=("{n} is now {v}, no longer {o}", "{n} changed diet and is {v}"),
-       soft=("{n} is considering being {v} for a month",)),
-    _F(_PH, "pref.cuisine", "replace", values=_W["cuisines"],
-       first=("{n}'s favourite cuisine is {v}", "{n} loves {v} food"),
-       change=("{n} likes {v} food more than {o} now",)),
-    _F(_PH, "pref.dish", "replace", values=_W["dishes"],
-       first=("{n} orders {v} whenever possible",),
-       change=("{n}'s new comfort food is {v}, not {o}",)),
-    _F(_PH, "pref.music", "replace", values=_W["music"], first=("{n} mostly listens to {v}",),
-       change=("{n} moved on from {o} to {v}",)),
-    _F(_PH, "habit.commute", "replace", values=_W["commutes"],
-       first=("{n} commutes to work by {v}",),
-       change=("{n} now gets to work by {v} instead of {o}",),
-       soft=("{n} might start commuting by {v}",)),
-    _F(_PH, "habit.bedtime", "replace", values=_W["bedtimes"],
-       first=("{n} usually goes to bed around {v}",), change=("{n} goes to bed at {v} now",)),
-    _F(_PH, "habit.workout", "replace", values=_W["workouts"], first=("{n} works out {v}",),
-       change=("{n} moved the workouts to {v}",)),
-    _F(_PH, "pref.restaurant", "replace", values=_W["restaurants"],
-       first=("{n}'s favourite restaurant is {v} in {c}",),
-       change=("{n} prefers {v} to {o} these days",), soft=("{n} wants to give {v} a try",)),
-    _F(C.HOBBIES_RECREATION, "hobby", "single", entities=_W["hobbies"], weight=3,
-       first=("{n} took up {x} recently", "{n} spends most weekends on {x}",
-              "{n} has been into {x} for years", "{n} does {x} at {venue} on {w}s")),
-    _F(C.HOBBIES_RECREATION, "hobby.sport", "replace", values=_W["sports"],
-       first=("{n} plays {v} every {w}",), change=("{n} switched from {o} to {v} on {w}s",),
-       soft=("{n} is curious about trying {v}",)),
-    _F(C.HOBBIES_RECREATION, "outing", "single", entities=_W["outings"], slotted=False,
-       first=("{n} went {x} near {c} last weekend", "{n} spent Saturday {x} with {p}")),
-    _F(_OB, "appt", "event", entities=_W["appointments"], weight=3,
-       first=("{n} has a {x} on {d} at {t}", "{n} needs to be at the {x} on {d}, {t}"),
-       change=("{n}'s {x} was moved to {d} at {t}", "{n} rescheduled the {x} to {d}, {t}"),
-       cancel=("{n} cancelled the {x} planned for {d}", "The {x} on {d} is off")),
-    _F(_OB, "deadline", "event", entities=_W["deadlines"],
-       first=("{n} must submit {x} by {d}", "{n} still has to finish {x}, due {d}"),
-       change=("The deadline for {x} was extended to {d}",),
-       cancel=("{n} no longer has to do {x}",)),
-    _F(_LC, "trip", "event", entities=_W["cities"], weight=2,
-       first=("{n} flies to {x} on {d} at {t} with {air}", "{n} takes {air} to {x} on {d}, {t}"),
-       change=("{n}'s trip to {x} moved to {d} at {t}", "{n} rebooked the {x} trip for {d}"),
-       cancel=("{n} cancelled the trip to {x}", "The {x} trip on {d} fell through")),
-    _F(_LC, "dinner", "event", entities=_W["people"],
-       first=("{n} is meeting {x} for dinner at {r} on {d} at {t}",),
-       change=("Dinner with {x} moved to {d} at {t}",), cancel=("{n} called off dinner with {x}",)),
-    _F(_LC, "delivery", "event", entities=_W["items"],
-       first=("The {x} {n} ordered arrives on {d} around {t}",),
-       change=("The {x} delivery is delayed to {d}",), cancel=("{n} cancelled the {x} order",)),
-    _F(_LC, "pickup", "event", entities=_W["people"],
-       first=("{n} is picking up {x} from the station on {d} at {t}",),
-       change=("{x} now arrives on {d} at {t}, {n} still picks them up",)),
-    _F(C.FINANCIAL_MATERIAL, "money.rent", "replace", amount=(700, 2600),
-       first=("{n}'s rent is {v} a month", "{n} pays {v} a month for the flat"),
-       change=("{n}'s rent went up from {o} to {v}", "{n}'s landlord set the rent to {v}")),
-    _F(C.FINANCIAL_MATERIAL, "money.salary", "replace", amount=(32000, 150000),
-       first=("{n} earns {v} a year",),
-       change=("{n} got a raise to {v} a year", "{n}'s salary is now {v}, up from {o}")),
-    _F(C.FINANCIAL_MATERIAL, "money.savings", "replace", amount=(1500, 30000),
-       first=("{n} is saving {v} for a trip to {c}",), change=("{n} set the savings goal to {v}",)),
-    _F(C.FINANCIAL_MATERIAL, "money.gym", "replace", amount=(19, 95),
-       first=("{n}'s gym membership costs {v} a month",),
-       change=("{n}'s gym membership went up to {v} a month",)),
-    _F(C.FINANCIAL_MATERIAL, "purchase", "single", entities=_W["items"], amount=(30, 3000),
-       weight=2, slotted=False, first=("{n} bought a {x} for {v}", "{n} spent {v} on a {x}")),
-    _F(C.IDENTITY_SELF_CONCEPT, "home.city", "replace", values=_W["cities"], weight=2,
-       first=("{n} lives in {v}", "{n} is based in {v}"),
-       change=("{n} moved from {o} to {v}", "{n} relocated to {v} for good"),
-       soft=("{n} is thinking about moving to {v}", "{n} might relocate to {v} next year")),
-    _F(C.IDENTITY_SELF_CONCEPT, "work.employer", "replace", values=_W["employers"], weight=2,
-       first=("{n} works at {v} as a {role}",),
-       change=("{n} left {o} and joined {v}", "{n} started a new job at {v}"),
-       soft=("{n} is interviewing at {v}", "{n} got an offer from {v} and is weighing it")),
-    _F(C.IDENTITY_SELF_CONCEPT, "work.role", "replace", values=_W["roles"],
-       first=("{n} works as a {v}",), change=("{n} retrained and now works as a {v}",),
-       soft=("{n} is considering retraining as a {v}",)),
-    _F(C.IDENTITY_SELF_CONCEPT, "identity", "single", entities=_W["languages"],
-       first=("{n} grew up in {c}", "{n} speaks {x} fluently", "{n} has a degree in {topic}")),
-    _F(C.RELATIONAL_BONDS, "rel.partner", "replace", values=_W["people"],
-       first=("{n} is dating {v}", "{n}'s partner is {v}"),
-       change=("{n} broke up with {o} and is now seeing {v}", "{n} and {v} are together now")),
-    _F(C.RELATIONAL_BONDS, "rel.person", "single", entities=_W["people"], weight=3,
-       first=("{n}'s {rel} {x} lives in {c}", "{n} had lunch with {x}, a {rel}",
-              "{x} is {n}'s {rel} and loves {hobby}", "{n} and {x} went to {c} together")),
-    _F(_HW, "health.condition", "single", entities=_W["conditions"],
-       first=("{n} has {x}", "{n} was diagnosed with {x}")),
-    _F(_HW, "health.allergy", "single", entities=_W["allergens"],
-       first=("{n} is allergic to {x}",)),
-    _F(_HW, "health.medication", "replace", entities=_W["medications"], amount=(5, 200),
-       first=("{n} takes {v} of {x} daily",), change=("{n}'s {x} dose changed to {v}",)),
-    _F(_HW, "health.acute", "event", entities=_W["ailments"],
-       first=("{n} has {x} and is resting until {d}",),
-       change=("{n} still has {x}, the doctor said rest until {d}",)),
-    _F(C.PROJECTS_ENDEAVORS, "project", "stages", entities=_W["projects"],
-       first=("{n} started working on {x}", "{n} kicked off {x}"), change=_PROJECT_STAGES,
-       cancel=("{n} scrapped {x} altogether",)),
-    _F(C.INTELLECTUAL_INTERESTS, "reading", "replace", values=_W["books"],
-       first=("{n} is reading {v}",), change=("{n} finished {o} and started {v}",),
-       soft=("{n} might pick up {v} next",)),
-    _F(C.INTELLECTUAL_INTERESTS, "interest", "single", entities=_W["topics"], weight=2,
-       slotted=False,
-       first=("{n} is fascinated by {x}", "{n} watched a documentary about {x}",
-              "{n} signed up for an online course on {x}", "{n} listens to podcasts about {x}")),
-    _F(C.OTHER, "other.wildlife", "single", entities=_W["animals"], slotted=False,
-       first=("{n} saw a {x} near {venue}", "{n} spotted a {x} on the way to {c}")),
-    _F(C.OTHER, "other.misc", "single", entities=_W["plants"], slotted=False,
-       first=("{n} drives {car}", "{n} lost an umbrella on the {commute} on {w}",
-              "{n} got a parking ticket in {c}", "{n} keeps a {x} on the balcony",
-              "{n}'s phone screen cracked at {venue}", "{n} won a {x} in a raffle")),
-)
-# fmt: on
+def _family(key: str, row: Mapping[str, Any]) -> _Family:
+    """A family of `data/corpus.toml`; `values`/`entities` name a vocabulary list."""
+    fields = {name: frozen(value) for name, value in row.items()}
+    fields["category"] = Category(row["category"])
+    for pool in ("values", "entities"):
+        if pool in row:
+            fields[pool] = _W[row[pool]]
+    return _Family(key=key, **fields)
+
+
+FAMILIES: tuple[_Family, ...] = tuple(_family(k, row) for k, row in _DATA["families"].items())
 _BY_CATEGORY = {c: [f for f in FAMILIES if f.category is c] for c in CATEGORY_SHARES}
 
 
@@ -466,40 +269,11 @@ def generate_facts(
         yield fact
 
 
-# fmt: off
-_QUERIES: Mapping[str, tuple[str, ...]] = {
-    "current": (
-        "Where does {n} live?", "Where does {n} work these days?", "What is {n}'s job?",
-        "What does {n} drink in the morning?", "What is {n}'s diet?", "How much is {n}'s rent?",
-        "What is {n}'s salary?", "Who is {n} dating?", "What hobbies does {n} have?",
-        "Does {n} still play {sport}?", "What is {n} reading right now?", "Does {n} know {p}?",
-        "Does {n} have any allergies?", "What medication does {n} take?", "Does {n} like {dish}?",
-        "What projects is {n} working on?", "Is {n} interested in {topic}?",
-        "What kind of food does {n} like?", "How does {n} get to work?", "Does {n} enjoy {hobby}?",
-        "Tell me about {n}'s {rel}.", "How much does {n}'s gym membership cost?",
-    ),
-    "historical": (
-        "Which city did {n} live in before moving?", "What coffee did {n} drink before switching?",
-        "What was {n}'s previous job?", "Which company did {n} work for previously?",
-        "What did {n} used to eat?", "How has {n}'s rent changed?", "Who did {n} date before?",
-        "What music did {n} listen to originally?", "What was {n}'s old address in {c}?",
-    ),
-    "upcoming": (
-        "What appointments does {n} have coming up?", "When is {n}'s next flight?",
-        "Does {n} have any deadlines soon?", "What is {n} scheduled to do this week?",
-        "Is {n} going to {c} soon?", "When is {n}'s upcoming {appt}?", "Is {n} meeting {p} soon?",
-    ),
-    "past": (
-        "What did {n} do last week?", "Did {n} go to the {appt} last month?",
-        "Which trips did {n} take last year?", "What happened at {n}'s {appt}?",
-        "Did {n} fly to {c} a few weeks ago?",
-    ),
-    "cancelled": ("What plans did {n} cancel?", "Which trips fell through for {n}?"),
-}
+#: Questions by intent; {n} is the user's name, the other placeholders draw from `_W`.
+_QUERIES: Mapping[str, tuple[str, ...]] = pools(_DATA["queries"])
 _QUERY_MIX = {"current": 0.5, "historical": 0.2, "upcoming": 0.15, "past": 0.1, "cancelled": 0.05}
-_QUERY_FILLERS = {"sport": "sports", "topic": "topics", "rel": "relations", "p": "people",
-                  "dish": "dishes", "hobby": "hobbies", "c": "cities", "appt": "appointments"}
-# fmt: on
+#: Placeholder of the questions → the vocabulary list it draws from.
+_QUERY_FILLERS: Mapping[str, str] = dict(_DATA["query_fillers"])
 
 
 def generate_queries(n: int, seed: int = 0, user: str = HEAVY_USER) -> list[str]:

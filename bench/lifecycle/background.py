@@ -33,23 +33,14 @@ from bench.lifecycle.scenarios import (
     state_values,
 )
 from bench.lifecycle.timeline import Timeline, last_weekday_before
+from bench.tables import load, pools
 
+_DATA = load("bench.lifecycle", "background")
 #: Chance that a persona mentions each slot-valued kind at all (everyone lives somewhere).
-_STATE_ODDS: dict[str, float] = {
-    "city": 0.95, "employer": 0.9, "role": 0.6, "partner": 0.55, "manager": 0.4, "car": 0.45,
-    "medication": 0.2, "diet": 0.5, "coffee": 0.5, "milk": 0.35, "cuisine": 0.45,
-    "commute": 0.5, "wake": 0.4, "music": 0.5, "workout": 0.4, "rent": 0.6, "salary": 0.45,
-    "savings": 0.35, "gym": 0.3, "rate": 0.15, "pb": 0.15,
-}  # fmt: skip
-_STABLE_ODDS: dict[str, float] = {
-    "hometown": 0.8, "nationality": 0.6, "language": 0.5, "birthday": 0.5, "sister": 0.4,
-    "brother": 0.4, "daughter": 0.3, "best_friend": 0.5, "mother": 0.4, "allergy": 0.3,
-    "condition": 0.3,
-}  # fmt: skip
+_STATE_ODDS: dict[str, float] = dict(_DATA["state_odds"])
+_STABLE_ODDS: dict[str, float] = dict(_DATA["stable_odds"])
 #: Members per accumulating domain: (min, max).
-_SET_SIZES: dict[str, tuple[int, int]] = {
-    "hobby": (1, 3), "language": (0, 1), "interest": (0, 2), "pet": (0, 1),
-}  # fmt: skip
+_SET_SIZES: dict[str, tuple[int, int]] = pools(_DATA["set_sizes"])
 #: Unasked changes: share of background slots that change once.
 CHANGE_ODDS = 0.3
 
