@@ -13,14 +13,15 @@ import argparse
 import importlib.util
 from pathlib import Path
 
+from frecall.plugins import Subparsers
+
 #: Modules of the `bench` extra (pyproject.toml) that some benchmark imports.
 EXTRA_MODULES = ("matplotlib",)
 _EMBEDDERS = ["minilm", "hashing"]
 
 
 def register(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-    common: argparse.ArgumentParser,
+    commands: Subparsers[argparse.ArgumentParser], common: argparse.ArgumentParser
 ) -> None:
     _require_extra()
     p = commands.add_parser("bench", parents=[common], help="benchmarks (medians, percentiles)")

@@ -4,7 +4,8 @@ A plugin names itself in the `frecall.commands` entry-point group of its distrib
 `[project.entry-points."frecall.commands"] bench = "bench.cli:register"`. The object is a
 `Register`: called with the CLI's subparsers and the parser of the common options, it adds
 its subcommand and sets `handler` (a `Handler`) as that parser's default; `frecall` then calls
-the handler with the parsed arguments. The runtime never imports a plugin by name: the
+the handler with the parsed arguments. A plugin that lacks something it needs raises
+`ImportError` before it adds anything. The runtime never imports a plugin by name: the
 benchmarks sit above it (`bench/`) and may be absent.
 
 A plugin that is absent (no entry point) or cannot load (an `ImportError`: its package or an
@@ -16,7 +17,6 @@ extra (`OPTIONAL`): running it says how to install it and fails, instead of argp
 from __future__ import annotations
 
 import argparse
-import logging
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Protocol
@@ -30,8 +30,6 @@ Subparsers = argparse._SubParsersAction  # argparse exposes no public name for i
 OPTIONAL: dict[str, tuple[str, str]] = {
     "bench": ("benchmarks (medians, percentiles)", "fortunate-recall[bench]"),
 }
-
-_log = logging.getLogger(__name__)
 
 
 class Register(Protocol):
@@ -68,8 +66,7 @@ def register_all(
         try:
             register: Register = point.load()
             register(commands, common)
-        except ImportError as exc:
-            _log.info("plugin %s (%s) unavailable: %s", point.name, point.value, exc)
+        except ImportError as exc:  # shown when the command is run (logging is not set up yet)
             missing[point.name] = str(exc)
             continue
         missing.pop(point.name, None)
