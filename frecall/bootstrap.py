@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from frecall.settings import Settings
+from frecall.settings import OFFLINE_EMBEDDERS, Settings
 from schemas.policy import load_policy
 from workers.app import App
+from workers.embedding.compat import check_log_model
 from workers.errors import ConfigError
 from workers.ports import Embedder, FactExtractor, SlotIndex, VectorIndex
 from workers.stores.archive import ARCHIVE_FILE, Archive
@@ -33,9 +34,21 @@ def make_embedder(settings: Settings) -> Embedder:
         key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else "none"
         client = openai.OpenAI(base_url=settings.openai_base_url, api_key=key)
         return OpenAIEmbedder(client, settings.embedding_model, None)
-    from workers.embedding.minilm import MiniLMEmbedder
+    from workers.embedding.minilm import MINILM_L3, MINILM_L6, MiniLMEmbedder
 
-    return MiniLMEmbedder(intra_op_threads=settings.onnx_threads)
+    model = MINILM_L3 if settings.embedder == "minilm-l3" else MINILM_L6
+    return MiniLMEmbedder(model, intra_op_threads=settings.onnx_threads)
+
+
+def embedder_settings(settings: Settings) -> dict[str, str]:
+    """Model id → the `FR_EMBEDDER` value that makes it, for every offline embedder (building
+    one loads nothing)."""
+    return {
+        make_embedder(settings.model_copy(update={"embedder": name})).model_id: (
+            f"FR_EMBEDDER={name}"
+        )
+        for name in OFFLINE_EMBEDDERS
+    }
 
 
 def make_extractor(settings: Settings, choice: str = "auto") -> FactExtractor:
@@ -99,6 +112,7 @@ def build(settings: Settings, *, fsync: bool = True, extractor: FactExtractor | 
     embedder = make_embedder(settings)
     log = FileEventLog(settings.data_dir / "log", fsync=fsync)
     try:
+        check_log_model(log, embedder.model_id, embedder_settings(settings))
         slots = make_slots(settings)
         vectors = make_vectors(settings, embedder.dim)
     except BaseException:

