@@ -34,10 +34,9 @@ def make_embedder(settings: Settings) -> Embedder:
         key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else "none"
         client = openai.OpenAI(base_url=settings.openai_base_url, api_key=key)
         return OpenAIEmbedder(client, settings.embedding_model, None)
-    from workers.embedding.minilm import MINILM_L3, MINILM_L6, MiniLMEmbedder
+    from workers.embedding.minilm import MiniLMEmbedder
 
-    model = MINILM_L3 if settings.embedder == "minilm-l3" else MINILM_L6
-    return MiniLMEmbedder(model, intra_op_threads=settings.onnx_threads)
+    return MiniLMEmbedder(intra_op_threads=settings.onnx_threads)
 
 
 def embedder_settings(settings: Settings) -> dict[str, str]:

@@ -9,11 +9,10 @@ from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 #: Embedders that need no service, by `FR_EMBEDDER` / `--embedder` name: `minilm` is
-#: all-MiniLM-L6-v2 int8, `minilm-l3` paraphrase-MiniLM-L3-v2 (workers/embedding/minilm.py),
-#: `hashing` the test-only feature hasher.
-OFFLINE_EMBEDDERS = ("minilm", "minilm-l3", "hashing")
+#: all-MiniLM-L6-v2 int8 (workers/embedding/minilm.py), `hashing` the test-only hasher.
+OFFLINE_EMBEDDERS = ("minilm", "hashing")
 DEFAULT_EMBEDDER: Final = "minilm"
-EmbedderName = Literal["minilm", "minilm-l3", "hashing", "openai"]
+EmbedderName = Literal["minilm", "hashing", "openai"]
 
 
 class Settings(BaseSettings):

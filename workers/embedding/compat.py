@@ -3,7 +3,8 @@
 Every edge in the log carries its embedding with the id of the model that made it (DESIGN
 §2), so replay needs no model. Queries, though, are embedded by the configured embedder and
 compared with the stored vectors: two models of the same dimension (all-MiniLM-L6-v2 and
-paraphrase-MiniLM-L3-v2 are both 384-d) would compare without any error and rank at random.
+paraphrase-MiniLM-L3-v2 are both 384-d, OpenAI's text-embedding-3-small and ada-002 both
+1536-d) would compare without any error and rank at random.
 Entry points therefore refuse to open a log whose vectors another model made.
 """
 

