@@ -14,10 +14,10 @@ import importlib.util
 from pathlib import Path
 
 from frecall.plugins import Subparsers
+from frecall.settings import DEFAULT_EMBEDDER, OFFLINE_EMBEDDERS
 
 #: Modules of the `bench` extra (pyproject.toml) that some benchmark imports.
 EXTRA_MODULES = ("matplotlib",)
-_EMBEDDERS = ["minilm", "hashing"]
 
 
 def register(
@@ -41,25 +41,36 @@ def register(
     b.add_argument("--seed", type=int, default=7)
     b.add_argument("--json", action="store_true")
     b.add_argument("--report", type=Path, help="write growth.md/json/png here")
-    b.add_argument("--embedder", choices=_EMBEDDERS, default="minilm")
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     b = bench.add_parser("pipeline", parents=[common], help="Kafka pipeline throughput/latency")
     b.add_argument("--json", action="store_true")
     b.add_argument("--edges", type=int, default=2000, help="edges through the lifecycle agent")
     b.add_argument("--turns", type=int, default=600, help="turns end to end")
     b.add_argument("--users", type=int, default=20)
     b.add_argument("--workers", default="1,2", help="worker process counts to compare")
-    b.add_argument("--embedder", choices=_EMBEDDERS, default="minilm")
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     b = bench.add_parser("query", parents=[common], help="end-to-end query latency")
     b.add_argument("--json", action="store_true")
     b.add_argument("--sizes", default="1000,10000,50000")
     b.add_argument("--queries", type=int, default=200)
-    b.add_argument("--embedder", choices=_EMBEDDERS, default="minilm")
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     b = bench.add_parser("locomo", parents=[common], help="evidence recall on LoCoMo dialogue")
     b.add_argument("--data", type=Path, required=True, help="a LoCoMo JSON file (read only)")
     b.add_argument("--json", action="store_true")
     b.add_argument("--k", type=int, default=10, help="retrieval depth (recall@5/@10 always)")
     b.add_argument("--conversations", type=int, default=None, help="first N (default all)")
-    b.add_argument("--embedder", choices=_EMBEDDERS, default="minilm")
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
+    b = bench.add_parser("embedders", parents=[common], help="embedding cost per sentence")
+    b.add_argument("--json", action="store_true")
+    b.add_argument(
+        "--embedders",
+        default=",".join(e for e in OFFLINE_EMBEDDERS if e != "hashing"),
+        help="comma-separated; the first is the baseline",
+    )
+    b.add_argument("--rounds", type=int, default=7, help="interleaved rounds (medians)")
+    b.add_argument("--singles", type=int, default=40, help="texts embedded one by one")
+    b.add_argument("--batched", type=int, default=256, help="texts embedded in batches of 64")
+    b.add_argument("--data", type=Path, default=None, help="a LoCoMo JSON file (read only)")
 
 
 def _lifecycle(p: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
@@ -74,13 +85,13 @@ def _lifecycle(p: argparse.ArgumentParser, common: argparse.ArgumentParser) -> N
     r.add_argument("--track", choices=["gold", "text"], default="gold")
     r.add_argument("--json", action="store_true")
     r.add_argument("--report", type=Path, help="write report.md and report.json here")
-    r.add_argument("--embedder", choices=_EMBEDDERS, default="minilm")
+    r.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     n = lc.add_parser("noise", parents=[common], help="metadata-noise robustness, λ sweep")
     n.add_argument("dir", type=Path, help="a directory written by `generate`")
     n.add_argument("--levels", default="0.05,0.1,0.2,0.5")
     n.add_argument("--seed", type=int, default=0)
     n.add_argument("--json", action="store_true")
-    n.add_argument("--embedder", choices=_EMBEDDERS, default="minilm")
+    n.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
 
 
 def _require_extra() -> None:
@@ -124,6 +135,10 @@ def run(args: argparse.Namespace) -> int:
         from bench import growth
 
         return growth.run(args)
+    if args.bench == "embedders":
+        from bench import embedders
+
+        return embedders.run(args)
     if args.bench == "pipeline":
         from bench import pipeline
 
