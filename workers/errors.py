@@ -35,3 +35,9 @@ class InputError(FRError):
 
 class ConfigError(FRError):
     pass
+
+
+def brief(exc: Exception, limit: int = 500) -> str:
+    """A one-line reason (validation errors can be long and multi-line)."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

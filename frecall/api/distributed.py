@@ -69,12 +69,12 @@ class DistributedBackend:
 
     def forget(self, user_id: str, edge_id: str | None) -> ForgetReceiptOut:
         command = produce_forget(self._node.settings, user_id, edge_id)
-        facts = self._node.stores.facts
+        ledger = self._node.stores.ledger
         deadline = time.monotonic() + FORGET_TIMEOUT_S
-        receipt = facts.receipt(user_id, command.command_id)
+        receipt = ledger.receipt(user_id, command.command_id)
         while receipt is None and time.monotonic() < deadline:
             time.sleep(0.05)
-            receipt = facts.receipt(user_id, command.command_id)
+            receipt = ledger.receipt(user_id, command.command_id)
         if receipt is None:
             raise StorageError("workers", "forget", f"no receipt within {FORGET_TIMEOUT_S} s")
         # The workers erased it from Redis; the caller's proof includes the vector index.

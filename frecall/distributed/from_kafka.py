@@ -84,13 +84,13 @@ def replay(settings: Settings) -> dict[str, Any]:
             skipped += 1
             continue
         stores.lifecycle.apply(edge)
-        stores.facts.mark_processed(edge.user_id, edge.edge_id)
+        stores.ledger.mark_processed(edge.user_id, edge.edge_id)
         users.add(edge.user_id)
         edges += 1
     for user, at in erased_users.items():
-        stores.facts.tombstone(user, None, at)
+        stores.ledger.tombstone(user, None, at)
     for user, edge_id in erased_edges:
-        stores.facts.tombstone(user, edge_id, datetime.now(UTC))
+        stores.ledger.tombstone(user, edge_id, datetime.now(UTC))
     dim = make_embedder(settings).dim
     drop_vectors(settings, new)  # what an earlier, interrupted attempt left
     vectors = open_vectors(settings, dim, new)

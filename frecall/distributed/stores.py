@@ -18,7 +18,9 @@ from workers.errors import ConfigError
 from workers.lifecycle.service import LifecycleService
 from workers.ports import VectorIndex
 from workers.stores.redis_facts import RedisFactStore
+from workers.stores.redis_ledger import RedisDeliveryLedger
 from workers.stores.redis_slots import RedisSlotIndex
+from workers.stores.redis_turns import RedisTurnContext
 
 
 def distributed(settings: Settings) -> bool:
@@ -90,6 +92,8 @@ class Stores:
 
     client: redis.Redis
     facts: RedisFactStore
+    ledger: RedisDeliveryLedger
+    turns: RedisTurnContext
     slots: RedisSlotIndex
     lifecycle: LifecycleService
     policy: Policy
@@ -105,7 +109,15 @@ def open_stores(settings: Settings, gen: int | None = None) -> Stores:
     facts = RedisFactStore(client, prefix)
     slots = RedisSlotIndex(client, prefix)
     policy = load_policy(settings.policy_file)
-    return Stores(client, facts, slots, LifecycleService(slots, facts, policy), policy)
+    return Stores(
+        client,
+        facts,
+        RedisDeliveryLedger(client, prefix),
+        RedisTurnContext(client, prefix),
+        slots,
+        LifecycleService(slots, facts, policy),
+        policy,
+    )
 
 
 def drop_vectors(settings: Settings, gen: int) -> None:

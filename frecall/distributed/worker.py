@@ -35,8 +35,12 @@ def worker_cmd(args: argparse.Namespace) -> int:
     extraction = None
     if "extraction" in roles:
         extractor = make_extractor(settings)
-        extraction = ExtractionHandler(extractor, make_embedder(settings), stores.facts)
-    lifecycle = LifecycleHandler(stores.lifecycle, stores.facts) if "lifecycle" in roles else None
+        extraction = ExtractionHandler(
+            extractor, make_embedder(settings), stores.turns, stores.ledger
+        )
+    lifecycle = None
+    if "lifecycle" in roles:
+        lifecycle = LifecycleHandler(stores.lifecycle, stores.facts, stores.ledger, stores.turns)
     app = create_app(
         bootstrap,
         topics,

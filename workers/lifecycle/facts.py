@@ -16,6 +16,8 @@ class DirectFacts:
     succeeds; the vector index is the record of lifecycle state.
     """
 
+    name = "vector_index"
+
     def __init__(self, vectors: VectorIndex) -> None:
         self._vectors = vectors
 
@@ -44,8 +46,15 @@ class DirectFacts:
     def delete(self, user_id: str, edge_ids: Sequence[str]) -> int:
         return self._vectors.delete(user_id, edge_ids)
 
+    def delete_if(self, user_id: str, snapshot: int, edge_ids: Sequence[str]) -> bool:
+        self._vectors.delete(user_id, edge_ids)
+        return True
+
     def delete_user(self, user_id: str) -> int:
         return self._vectors.delete_user(user_id)
+
+    def count(self, user_id: str) -> int:
+        return self._vectors.count(user_id)
 
 
 def fact_store(store: VectorIndex | FactStore) -> FactStore:
