@@ -44,7 +44,6 @@ from confluent_kafka.admin import AdminClient
 from frecall.bench.corpus import generate_facts
 from frecall.bench.worker_pool import (
     JOIN_TIMEOUT_S,
-    BenchError,
     Worker,
     check_alive,
     say,
@@ -62,7 +61,7 @@ from streams.kafka_io import ConsumerLoop, KafkaProducer
 from streams.topics import Topics, client_config, ensure_topics
 from workers.distributed.indexer import Indexer
 from workers.distributed.messages import Received
-from workers.errors import ConfigError
+from workers.errors import BenchError, ConfigError
 from workers.extraction.stage import raw_edge_id
 from workers.inputs import EdgeInput
 from workers.ports import Embedder
@@ -164,7 +163,9 @@ def _wait_stored(
         left = sum(len(ids) for ids in pending.values())
         check_alive(workers, phase)
         if time.monotonic() > deadline:
-            raise BenchError(phase, f"{left}/{total} not in the fact store after {timeout:.0f} s")
+            raise BenchError(
+                "pipeline", phase, f"{left}/{total} not in the fact store after {timeout:.0f} s"
+            )
         if time.monotonic() - last_report >= 2:
             last_report = time.monotonic()
             say(f"  {phase}: {total - left}/{total} stored")
@@ -219,7 +220,9 @@ class _Probe:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     missing = sum(len(ids) for ids in self.sent.values())
-                    raise BenchError(phase, f"{missing} edges not indexed after {timeout:.0f} s")
+                    raise BenchError(
+                        "pipeline", phase, f"{missing} edges not indexed after {timeout:.0f} s"
+                    )
                 self.done.wait(min(left, 0.5))
 
 

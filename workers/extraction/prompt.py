@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from schemas.categories import Category, UpdateSemantics
 from schemas.events import TurnEvent, normalize_slot_key
+from workers.errors import FRError
 from workers.extraction.model import ExtractedFact
 
 #: Context and candidate texts are cut to bound the prompt; a turn's own text is not.
@@ -202,8 +203,12 @@ def distill_user_message(query: str, candidates: Sequence[tuple[str, str]], k: i
 # --------------------------------------------------------------------------- response contract
 
 
-class InvalidResponse(ValueError):
+class InvalidResponse(FRError):
     """The model's answer does not satisfy the contract (not transient: never retried)."""
+
+    def __init__(self, detail: str) -> None:
+        self.detail = detail
+        super().__init__(detail)
 
 
 class _Weight(BaseModel):
