@@ -52,8 +52,9 @@ from frecall.bench.worker_pool import (
     wait_joined,
 )
 from frecall.bootstrap import make_embedder
-from frecall.distributed import embedded_edges, replay
-from frecall.settings import Settings
+from frecall.distributed.produce import embedded_edges
+from frecall.settings import Settings, settings_from
+from frecall.wiring import open_deployment
 from schemas.events import EdgeEvent, TurnEvent
 from schemas.policy import load_policy
 from schemas.streams import EDGES, TRANSITIONS, TURNS
@@ -336,10 +337,11 @@ def _one(base: Settings, embedder: Embedder, count: int, sizes: _Sizes) -> dict[
         stop_workers(workers)
         say("  replay --from-kafka")
         start = time.perf_counter()
-        replayed = replay(settings)
+        with contextlib.closing(open_deployment(settings)) as deployment:
+            replayed = deployment.replay("kafka")
         seconds = time.perf_counter() - start
-        result["replay_edges_per_s"] = round(replayed["edges"] / seconds, 1)
-        result["replayed_edges"] = replayed["edges"]
+        result["replay_edges_per_s"] = round(replayed.edges / seconds, 1)
+        result["replayed_edges"] = replayed.edges
     finally:
         stop_workers(workers)
         _cleanup(client, bootstrap, name)
@@ -400,8 +402,6 @@ def _table(document: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from frecall.commands import settings_from
-
     settings = settings_from(args)
     if not settings.kafka_bootstrap or not settings.redis_url:
         raise ConfigError(

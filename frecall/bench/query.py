@@ -29,16 +29,16 @@ import numpy as np
 from frecall.bench.corpus import HEAVY_USER, generate_facts, generate_queries
 from frecall.bench.stats import pct
 from frecall.bootstrap import build
+from frecall.embedded.pipeline import EmbeddedPipeline
 from frecall.settings import Settings
 from schemas.events import EdgeEvent, LogRecord
 from schemas.query import QueryRequest
 from scorer.score import ScoringOptions
-from streams.embedded import EmbeddedPipeline
-from streams.progress import Progress
 from workers.app import App
 from workers.errors import BenchError
 from workers.lifecycle.service import LifecycleService, Transition
 from workers.ports import Embedder, EventLog, SearchFilter
+from workers.progress import Progress
 from workers.query.service import QueryService
 
 CORPUS_SEED = 0

@@ -1,5 +1,5 @@
 """Where the distributed deployment keeps its state: Redis key generations, the vector
-index of a generation, and the stores the lifecycle workers share."""
+index of a generation, and the stores (ports) the workers share."""
 
 from __future__ import annotations
 
@@ -21,10 +21,6 @@ from workers.stores.redis_facts import RedisFactStore
 from workers.stores.redis_ledger import RedisDeliveryLedger
 from workers.stores.redis_slots import RedisSlotIndex
 from workers.stores.redis_turns import RedisTurnContext
-
-
-def distributed(settings: Settings) -> bool:
-    return bool(settings.kafka_bootstrap)
 
 
 def require_services(settings: Settings) -> tuple[str, str]:
