@@ -84,7 +84,8 @@ class EdgeEvent(BaseModel):
     """One extracted fact with its lifecycle metadata (c, κ, h, t) and confidence v.
 
     ξ (lifecycle state) is *not* part of the event: it is derived from the set of a slot's
-    edges by the lifecycle rules, so that any arrival order converges (DESIGN §5).
+    edges by the lifecycle rules, so that any arrival order converges (docs/architecture.md,
+    "Lifecycle state").
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -142,7 +143,8 @@ def normalize_slot_key(raw: str) -> str:
 
 
 class ForgetCommand(BaseModel):
-    """Erase one fact or a whole user from every store; replay honours it (DESIGN §5)."""
+    """Erase one fact or a whole user from every store; replay honours it
+    (docs/architecture.md, "Forget")."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

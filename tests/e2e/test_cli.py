@@ -1,4 +1,5 @@
-"""The whole embedded deployment through the `frecall` CLI: the public contracts of DESIGN §6."""
+"""The whole embedded deployment through the `frecall` CLI: its public contracts
+(docs/architecture.md, "Entry points")."""
 
 from __future__ import annotations
 

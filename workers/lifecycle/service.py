@@ -62,7 +62,8 @@ EPISODE_PREFIX = "~episode:"
 
 
 def inherited(own: Lifecycle, facts: list[Lifecycle]) -> Lifecycle:
-    """A raw turn's lifecycle from its facts' (Appendix AA; DESIGN §5).
+    """A raw turn's lifecycle from its facts' (paper Appendix AA; docs/architecture.md,
+    "Lifecycle state").
 
     While any of its facts is current, or its facts are unknown, the turn keeps its own
     state. Once every fact is superseded or retracted, the turn is no longer current
