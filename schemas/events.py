@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import math
+import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
@@ -154,6 +155,16 @@ class ForgetCommand(BaseModel):
     user_id: UserId
     edge_id: str | None = None
     issued_at: UtcDatetime
+
+    @classmethod
+    def issue(cls, user_id: str, edge_id: str | None) -> ForgetCommand:
+        """A new command, issued now, with a fresh id."""
+        return cls(
+            command_id=str(uuid.uuid4()),
+            user_id=user_id,
+            edge_id=edge_id,
+            issued_at=datetime.now(UTC),
+        )
 
 
 LogRecord = Annotated[EdgeEvent | ForgetCommand, Field(discriminator="kind")]

@@ -21,7 +21,7 @@ from schemas.categories import Category, UpdateSemantics
 from schemas.events import EdgeEvent, Embedding, UserId, UtcDatetime, normalize_weights
 from schemas.policy import Policy
 from schemas.query import QueryRequest
-from schemas.results import ItemFailure
+from schemas.results import IngestReport, ItemFailure
 from workers.errors import InputError
 from workers.ports import DeadLetters
 
@@ -136,6 +136,27 @@ class Problems:
             print(f"{source}:{position}: {reason}", file=self.err or sys.stderr)
         self.dead_letters.put(source, str(position), reason, raw)
         return ItemFailure(index=position, reason=reason)
+
+    def valid_edges(
+        self,
+        items: Iterable[Item[EdgeInput]],
+        source: str,
+        policy: Policy,
+        now: datetime,
+        report: IngestReport,
+    ) -> Iterator[tuple[int, str, EdgeInput, EdgeEvent]]:
+        """(position, raw, item, its event) of every valid edge item; an invalid one is
+        reported, dead-lettered and counted as rejected in `report`."""
+        for position, raw, item in items:
+            try:
+                if isinstance(item, InputError):
+                    raise ValueError(item.reason)
+                edge = item.to_event(policy, now, None)
+            except ValueError as exc:  # pydantic's ValidationError included
+                report.failures.append(self.add(source, position, str(exc), raw))
+                report.rejected += 1
+                continue
+            yield position, raw, item, edge
 
     def answer_each(
         self, items: Iterable[Item[M]], source: str, answer: Callable[[M], R]

@@ -67,6 +67,23 @@ class SearchFilter:
     categories: frozenset[Category] | None = field(default=None)
 
 
+#: What one lifecycle resolution writes: whole records (with their vectors) …
+Upserts = Sequence[IndexedFact]
+#: … and lifecycle-only changes of stored records, by edge id.
+Updates = Mapping[str, Lifecycle]
+
+
+def records_to_write(
+    stored: Callable[[list[str]], list[FactRecord]], upserts: Upserts, updates: Updates
+) -> dict[str, FactRecord]:
+    """Every record a commit writes: the upserts, and the `stored` records (read by edge id)
+    that only change their lifecycle, with the new one."""
+    records = {item.record.edge_id: item.record for item in upserts}
+    for record in stored([i for i in updates if i not in records]):
+        records[record.edge_id] = record.model_copy(update={"lifecycle": updates[record.edge_id]})
+    return records
+
+
 class VectorIndex(Protocol):
     """Facts with a named dense vector, a BM25 sparse vector (IDF modifier) and a payload.
 
@@ -133,13 +150,7 @@ class FactStore(Protocol):
     def snapshot(self, user_id: str) -> int:
         """A token for the user's facts as of now (a version counter)."""
 
-    def commit(
-        self,
-        user_id: str,
-        snapshot: int,
-        upserts: Sequence[IndexedFact],
-        updates: Mapping[str, Lifecycle],
-    ) -> bool:
+    def commit(self, user_id: str, snapshot: int, upserts: Upserts, updates: Updates) -> bool:
         """Write everything if the user's facts are still at `snapshot`; False otherwise."""
 
     def delete(self, user_id: str, edge_ids: Sequence[str]) -> int: ...

@@ -3,7 +3,6 @@ to Kafka, each keyed by user id (one user's messages stay in order on one partit
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 
@@ -70,17 +69,8 @@ class Producers:
         """Valid edges, embedded, to fr.edges (validated first: nothing is half-sent)."""
         report = IngestReport(queued=True)
         now = datetime.now(UTC)
-        valid: list[EdgeInput] = []
-        for position, raw, item in items:
-            try:
-                if isinstance(item, InputError):
-                    raise ValueError(item.reason)
-                item.to_event(policy, now, None)
-            except ValueError as exc:
-                report.failures.append(self._problems.add(source, position, str(exc), raw))
-                report.rejected += 1
-                continue
-            valid.append(item)
+        checked = self._problems.valid_edges(items, source, policy, now, report)
+        valid = [item for _, _, item, _ in checked]
         progress = Progress(f"produce {source}", len(valid))
         for edge in embedded_edges(embedder, policy, valid):
             self._send(EDGES, edge.user_id, edge.model_dump_json().encode())
@@ -92,12 +82,7 @@ class Producers:
         return report
 
     def forget(self, user_id: str, edge_id: str | None) -> ForgetCommand:
-        command = ForgetCommand(
-            command_id=str(uuid.uuid4()),
-            user_id=user_id,
-            edge_id=edge_id,
-            issued_at=datetime.now(UTC),
-        )
+        command = ForgetCommand.issue(user_id, edge_id)
         self._send(COMMANDS, user_id, command.model_dump_json().encode())
         self._producer.flush()
         return command

@@ -8,7 +8,6 @@ workers/lifecycle/service.py); only the transport differs.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -77,18 +76,8 @@ class EmbeddedPipeline:
         progress = Progress(f"ingest-edges {source}")
         now = datetime.now(UTC)
         for batch in _batches(items, BATCH):
-            pending: list[_Pending] = []
-            for position, raw, item in batch:
-                try:
-                    if isinstance(item, InputError):
-                        raise ValueError(item.reason)
-                    edge = item.to_event(self.app.policy, now, None)
-                except ValueError as exc:
-                    report.failures.append(self.problems.add(source, position, str(exc), raw))
-                    report.rejected += 1
-                    continue
-                pending.append(_Pending(source, position, raw, edge))
-            self._commit(pending, report)
+            valid = self.problems.valid_edges(batch, source, self.app.policy, now, report)
+            self._commit([_Pending(source, p, raw, edge) for p, raw, _, edge in valid], report)
             progress.tick(len(batch))
         progress.finish()
         return report
@@ -151,12 +140,7 @@ class EmbeddedPipeline:
 
     def forget(self, user_id: str, edge_id: str | None) -> ForgetReceipt:
         """Erase from every store and from the log itself; the command stays as a tombstone."""
-        command = ForgetCommand(
-            command_id=str(uuid.uuid4()),
-            user_id=user_id,
-            edge_id=edge_id,
-            issued_at=datetime.now(UTC),
-        )
+        command = ForgetCommand.issue(user_id, edge_id)
         self.app.log.append([command])
         receipt = self.app.lifecycle.forget(command)
         removed = {**receipt.removed}

@@ -50,6 +50,15 @@ def story() -> list[EdgeEvent]:
     return [edge(json.loads(line)) for line in STORY.read_text().splitlines()]
 
 
+def user_turn(user: str, turn_id: str, text: str, at: datetime) -> TurnEvent:
+    return TurnEvent(
+        user_id=user, session_id="s", turn_id=turn_id, role="user", text=text, timestamp=at
+    )
+
+
+LISBON = "I live in Lisbon and I work as a nurse."
+
+
 def received(value: bytes, offset: int = 0, topic: str = EDGES) -> Received:
     return Received(topic, 0, offset, "maya", value)
 
@@ -187,14 +196,7 @@ def test_extraction_yields_embedded_edges_and_dead_letters_bad_turns(
     stores = ports()
     context = stores.context
     handler = ExtractionHandler(RuleExtractor(), EMBEDDER, context, stores.ledger)
-    turn = TurnEvent(
-        user_id="bob",
-        session_id="s",
-        turn_id="t1",
-        role="user",
-        text="I live in Lisbon and I work as a nurse.",
-        timestamp=datetime(2026, 1, 1, tzinfo=UTC),
-    )
+    turn = user_turn("bob", "t1", LISBON, datetime(2026, 1, 1, tzinfo=UTC))
     good = Received("fr.turns", 1, 7, "bob", turn.model_dump_json().encode())
     bad = Received("fr.turns", 1, 8, "bob", b'{"user_id": "bob"}')
     out = handler.handle_turns([good, bad])
@@ -216,14 +218,7 @@ def test_user_ids_with_glob_and_tag_characters_stay_apart() -> None:
     base = story()[0]
     for user in ("a*", "abc", "{x}", "p%7B"):
         edge = base.model_copy(update={"user_id": user})
-        turn = TurnEvent(
-            user_id=user,
-            session_id="s",
-            turn_id="t1",
-            role="user",
-            text="hello",
-            timestamp=datetime(2026, 1, 1, tzinfo=UTC),
-        )
+        turn = user_turn(user, "t1", "hello", datetime(2026, 1, 1, tzinfo=UTC))
         context.add(turn)
         service = LifecycleService(
             RedisSlotIndex(client, "t"),
@@ -235,14 +230,7 @@ def test_user_ids_with_glob_and_tag_characters_stay_apart() -> None:
     facts.delete_user("a*")
     context.forget_user("a*")
     assert facts.users() == ["abc", "p%7B", "{x}"]
-    probe = TurnEvent(
-        user_id="abc",
-        session_id="s",
-        turn_id="t2",
-        role="user",
-        text="again",
-        timestamp=datetime(2026, 1, 2, tzinfo=UTC),
-    )
+    probe = user_turn("abc", "t2", "again", datetime(2026, 1, 2, tzinfo=UTC))
     assert [t.turn_id for t in context.recent(probe)] == ["t1"]  # not erased with "a*"
 
 
@@ -330,14 +318,7 @@ def test_a_commit_racing_an_erasure_does_not_write_the_erased_fact(
 def test_session_context_is_what_came_before_even_on_redelivery(ports: Callable[[], Ports]) -> None:
     context = ports().context
     turns = [
-        TurnEvent(
-            user_id="bob",
-            session_id="s",
-            turn_id=f"t{i}",
-            role="user",
-            text=f"turn {i}",
-            timestamp=datetime(2026, 1, 1, 10, i, tzinfo=UTC),
-        )
+        user_turn("bob", f"t{i}", f"turn {i}", datetime(2026, 1, 1, 10, i, tzinfo=UTC))
         for i in range(4)
     ]
     for turn in turns:
@@ -431,14 +412,7 @@ def test_a_redelivered_turn_gets_its_first_extraction_even_from_a_fickle_llm() -
     context = stores.context
     extractor = Fickle()
     handler = ExtractionHandler(extractor, EMBEDDER, context, stores.ledger)  # type: ignore[arg-type]
-    turn = TurnEvent(
-        user_id="bob",
-        session_id="s",
-        turn_id="t1",
-        role="user",
-        text="I live in Lisbon and I work as a nurse.",
-        timestamp=datetime(2026, 1, 1, tzinfo=UTC),
-    )
+    turn = user_turn("bob", "t1", LISBON, datetime(2026, 1, 1, tzinfo=UTC))
     message = Received("fr.turns", 0, 1, "bob", turn.model_dump_json().encode())
     first = [o.value for o in handler.handle_turns([message])]
     again = [o.value for o in handler.handle_turns([message])]

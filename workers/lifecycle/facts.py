@@ -3,10 +3,10 @@ per-resolution write buffer that makes one `apply` all-or-nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 
 from schemas.records import FactRecord, Lifecycle
-from workers.ports import FactStore, IndexedFact, VectorIndex
+from workers.ports import FactStore, IndexedFact, Updates, Upserts, VectorIndex
 
 
 class DirectFacts:
@@ -30,13 +30,7 @@ class DirectFacts:
     def snapshot(self, user_id: str) -> int:
         return 0
 
-    def commit(
-        self,
-        user_id: str,
-        snapshot: int,
-        upserts: Sequence[IndexedFact],
-        updates: Mapping[str, Lifecycle],
-    ) -> bool:
+    def commit(self, user_id: str, snapshot: int, upserts: Upserts, updates: Updates) -> bool:
         if upserts:
             self._vectors.upsert(user_id, upserts)
         if updates:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 
-from schemas.records import FactRecord, Lifecycle
+from schemas.records import FactRecord
 from workers.distributed.ports import DeliveryLedger
-from workers.ports import IndexedFact
+from workers.ports import Updates, Upserts, records_to_write
 
 
 class InMemoryFactStore:
@@ -36,19 +36,9 @@ class InMemoryFactStore:
         with self._lock:
             return self._versions[user_id]
 
-    def commit(
-        self,
-        user_id: str,
-        snapshot: int,
-        upserts: Sequence[IndexedFact],
-        updates: Mapping[str, Lifecycle],
-    ) -> bool:
+    def commit(self, user_id: str, snapshot: int, upserts: Upserts, updates: Updates) -> bool:
         with self._lock:
-            records = {item.record.edge_id: item.record for item in upserts}
-            for record in self.get(user_id, [i for i in updates if i not in records]):
-                records[record.edge_id] = record.model_copy(
-                    update={"lifecycle": updates[record.edge_id]}
-                )
+            records = records_to_write(lambda ids: self.get(user_id, ids), upserts, updates)
             if not records:
                 return True
             if self._versions[user_id] != snapshot:

@@ -11,14 +11,14 @@ lifecycle-only updates are read before the script; the version check makes that 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 
 import redis
 from pydantic import ValidationError
 
-from schemas.records import FactRecord, Lifecycle
+from schemas.records import FactRecord
 from workers.errors import StorageError
-from workers.ports import IndexedFact
+from workers.ports import Updates, Upserts, records_to_write
 from workers.stores.redis_keys import ERASED_AT, FORGOTTEN, UserKeys, call
 
 # KEYS: facts, version, forgotten, erased_at. ARGV: snapshot, then (edge_id, json, ingest
@@ -101,18 +101,8 @@ class RedisFactStore:
         key = self._keys(user_id, "version")
         return int(call("snapshot", lambda: self._client.get(key)) or 0)
 
-    def commit(
-        self,
-        user_id: str,
-        snapshot: int,
-        upserts: Sequence[IndexedFact],
-        updates: Mapping[str, Lifecycle],
-    ) -> bool:
-        records = {item.record.edge_id: item.record for item in upserts}
-        for record in self.get(user_id, [i for i in updates if i not in records]):
-            records[record.edge_id] = record.model_copy(
-                update={"lifecycle": updates[record.edge_id]}
-            )
+    def commit(self, user_id: str, snapshot: int, upserts: Upserts, updates: Updates) -> bool:
+        records = records_to_write(lambda ids: self.get(user_id, ids), upserts, updates)
         if not records:
             return True
         args: list[str | int | float] = [snapshot]
