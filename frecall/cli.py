@@ -1,4 +1,10 @@
-"""`frecall`: the command line (DESIGN §6). Parsing here; work in frecall/commands.py."""
+"""`frecall [--data-dir D] [-v] COMMAND …`: the command line (docs/architecture.md,
+"Entry points"). Parsing and dispatch here; each command is in frecall/commands/.
+
+The global options are accepted before the command and after it (`frecall --data-dir D
+query …` and `frecall query --data-dir D …`): the subcommands' copies default to nothing,
+so that a value given before the command is not overwritten by a default after it.
+"""
 
 from __future__ import annotations
 
@@ -6,22 +12,34 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from frecall import commands
+from frecall import plugins
+from frecall.commands.ingest import cmd_ingest, cmd_ingest_edges
+from frecall.commands.maintenance import cmd_compact, cmd_replay
+from frecall.commands.memory import cmd_export, cmd_forget, cmd_inspect
+from frecall.commands.processes import cmd_serve, cmd_worker
+from frecall.commands.query import cmd_query
 from workers.errors import FRError
 
 
-def _common() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
+def _global_options(parser: argparse.ArgumentParser, default: object) -> None:
+    parser.add_argument(
         "--data-dir",
         type=Path,
-        default=None,
+        default=default,
         help="embedded deployment directory (env FR_DATA_DIR; default ./frecall-data)",
     )
-    common.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", default=default, help="log at INFO level"
+    )
+
+
+def _common() -> argparse.ArgumentParser:
+    """The global options again, for after the command name."""
+    common = argparse.ArgumentParser(add_help=False)
+    _global_options(common, argparse.SUPPRESS)
     return common
 
 
@@ -31,6 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="frecall",
         description="Fortunate Recall: long-term memory that knows which facts are current.",
     )
+    _global_options(parser, None)
+    parser.set_defaults(verbose=False)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("ingest", parents=[common], help="ingest conversation turns")
@@ -99,59 +119,30 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", parents=[common], help="a sample story, lifecycle vs similarity")
     p.add_argument("--keep", action="store_true", help="keep the demo data dir")
 
-    p = sub.add_parser("bench", parents=[common], help="benchmarks (medians, percentiles)")
-    bench = p.add_subparsers(dest="bench", required=True, metavar="BENCH")
-    b = bench.add_parser("scorer", parents=[common], help="deterministic layer, per pool size")
-    b.add_argument("--json", action="store_true")
-    b.add_argument("--iterations", type=int, default=2000)
-    b.add_argument("--sizes", default="20,50,100,200,500,1000")
-    b = bench.add_parser("lifecycle", parents=[common], help="LifecycleBench-style suite")
-    lc = b.add_subparsers(dest="lifecycle", required=True, metavar="STEP")
-    g = lc.add_parser("generate", parents=[common], help="generate personas, facts, questions")
-    g.add_argument("--personas", type=int, default=40)
-    g.add_argument("--seed", type=int, default=7)
-    g.add_argument("--out", type=Path, required=True)
-    g.add_argument("--json", action="store_true")
-    r = lc.add_parser("run", parents=[common], help="answer the questions in every config")
-    r.add_argument("dir", type=Path, help="a directory written by `generate`")
-    r.add_argument("--track", choices=["gold", "text"], default="gold")
-    r.add_argument("--json", action="store_true")
-    r.add_argument("--report", type=Path, help="write report.md and report.json here")
-    r.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
-    n = lc.add_parser("noise", parents=[common], help="metadata-noise robustness, λ sweep")
-    n.add_argument("dir", type=Path, help="a directory written by `generate`")
-    n.add_argument("--levels", default="0.05,0.1,0.2,0.5")
-    n.add_argument("--seed", type=int, default=0)
-    n.add_argument("--json", action="store_true")
-    n.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
-    b = bench.add_parser("growth", parents=[common], help="store growth, compaction vs flat")
-    b.add_argument("--facts", type=int, default=30000, help="facts of the heavy user")
-    b.add_argument("--days", type=int, default=730, help="simulated days (default 2 years)")
-    b.add_argument("--checkpoints", type=int, default=8, help="latency measurements over time")
-    b.add_argument("--queries", type=int, default=50, help="queries per checkpoint")
-    b.add_argument("--seed", type=int, default=7)
-    b.add_argument("--json", action="store_true")
-    b.add_argument("--report", type=Path, help="write growth.md/json/png here")
-    b.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
-    b = bench.add_parser("pipeline", parents=[common], help="Kafka pipeline throughput/latency")
-    b.add_argument("--json", action="store_true")
-    b.add_argument("--edges", type=int, default=2000, help="edges through the lifecycle agent")
-    b.add_argument("--turns", type=int, default=600, help="turns end to end")
-    b.add_argument("--users", type=int, default=20)
-    b.add_argument("--workers", default="1,2", help="worker process counts to compare")
-    b.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
-    b = bench.add_parser("query", parents=[common], help="end-to-end query latency")
-    b.add_argument("--json", action="store_true")
-    b.add_argument("--sizes", default="1000,10000,50000")
-    b.add_argument("--queries", type=int, default=200)
-    b.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
-    b = bench.add_parser("locomo", parents=[common], help="evidence recall on LoCoMo dialogue")
-    b.add_argument("--data", type=Path, required=True, help="a LoCoMo JSON file (read only)")
-    b.add_argument("--json", action="store_true")
-    b.add_argument("--k", type=int, default=10, help="retrieval depth (recall@5/@10 always)")
-    b.add_argument("--conversations", type=int, default=None, help="first N (default all)")
-    b.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
+    plugins.register_all(sub, common)  # `bench` and any other installed plugin
     return parser
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from frecall import demo
+
+    return demo.run(args)
+
+
+def _handlers() -> dict[str, Callable[[argparse.Namespace], int]]:
+    return {
+        "ingest": cmd_ingest,
+        "ingest-edges": cmd_ingest_edges,
+        "query": cmd_query,
+        "replay": cmd_replay,
+        "export": cmd_export,
+        "forget": cmd_forget,
+        "inspect": cmd_inspect,
+        "serve": cmd_serve,
+        "demo": _demo,
+        "compact": cmd_compact,
+        "worker": cmd_worker,
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -162,7 +153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         stream=sys.stderr,
     )
     try:
-        return commands.run(args)
+        handler: plugins.Handler | None = getattr(args, "handler", None)
+        return handler(args) if handler is not None else _handlers()[args.command](args)
     except FRError as exc:
         print(f"frecall: {exc}", file=sys.stderr)
         return 1

@@ -1,4 +1,5 @@
-"""The whole embedded deployment through the `frecall` CLI: the public contracts of DESIGN §6."""
+"""The whole embedded deployment through the `frecall` CLI: its public contracts
+(docs/architecture.md, "Entry points")."""
 
 from __future__ import annotations
 
@@ -67,6 +68,17 @@ def test_query_json_contract_and_current_value(
     assert {"sigma", "activation", "rho", "omega", "mask", "score"} <= top["terms"].keys()
     served = {r["edge_id"] for r in result["results"]}
     assert not served & {"city-istanbul", "injection"}
+
+
+def test_the_data_dir_goes_before_or_after_the_command(
+    capsys: pytest.CaptureFixture[str], data: Path
+) -> None:
+    after = query(capsys, data, "Where does Maya live?")
+    argv = ["query", "--user", "maya", "--as-of", AS_OF, "--json", "Where does Maya live?"]
+    code, out, _ = run(capsys, "--data-dir", str(data), *argv)  # the documented form
+    assert code == 0 and json.loads(out) == after
+    code, out, _ = run(capsys, "-v", "--data-dir", str(data), "export", "--user", "maya")
+    assert code == 0 and len(json.loads(out)["facts"]) == 29
 
 
 def test_as_of_sees_the_past(capsys: pytest.CaptureFixture[str], data: Path) -> None:
@@ -223,6 +235,25 @@ def test_bad_arguments_give_clear_errors(
         capsys, "query", "--data-dir", str(tmp_path), "--user", "u", "--as-of", "yesterday-ish", "x"
     )
     assert code == 1 and "--as-of" in err
+
+
+def test_another_embedder_than_the_logs_is_a_clear_error_not_garbage(
+    capsys: pytest.CaptureFixture[str], data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The story was embedded by the default model; a query embedded by another model would
+    # compare meaningless vectors, and a replay would build stores that no query can use.
+    before = run(capsys, "export", "--data-dir", str(data), "--user", "maya", "--json")[1]
+    monkeypatch.setenv("FR_EMBEDDER", "hashing")
+    for argv in (
+        ["query", "--data-dir", str(data), "--user", "maya", "--as-of", AS_OF, "where?"],
+        ["replay", "--data-dir", str(data)],
+    ):
+        code, _, err = run(capsys, *argv)
+        assert code == 1
+        assert "'minilm-l6-v2-int8'" in err and "'hashing-64'" in err
+        assert "FR_EMBEDDER=minilm " in err
+    monkeypatch.delenv("FR_EMBEDDER")
+    assert run(capsys, "export", "--data-dir", str(data), "--user", "maya", "--json")[1] == before
 
 
 def test_compact_archives_long_dead_facts_and_forget_erases_the_archive(
