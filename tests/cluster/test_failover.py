@@ -15,8 +15,8 @@ A crashed Redis master may take with it the writes of its last moment that had n
 its replica yet (Redis replicates asynchronously; the window is microseconds on loopback).
 Should this test ever fail after the crash alone, that is the cause to look for first.
 
-Black box: the product is driven through its CLI and HTTP API only; Kafka and Redis are
-inspected with their own clients.
+Black box: the product is driven through its CLI and HTTP API only; Kafka is inspected with
+its own admin client, Redis with the client `FR_REDIS_URL` gives (workers/stores/redis_client.py).
 """
 
 from __future__ import annotations
@@ -32,10 +32,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from redis.cluster import ClusterNode, RedisCluster
+from redis.cluster import RedisCluster
 
 from tests.cluster.blackbox import Frecall, Kafka, clean_env, wait_until
 from tests.cluster.conftest import Clusters
+from workers.stores.redis_client import connect
 
 pytestmark = pytest.mark.cluster
 
@@ -148,13 +149,6 @@ def deployment(clusters: Clusters, tmp_path: Path) -> Iterator[Frecall]:
         frecall.close()
 
 
-def _redis(url: str) -> RedisCluster:
-    """A client on every node of the cluster URL (redis+cluster://HOST:PORT,HOST:PORT…)."""
-    nodes = [seed.rpartition(":") for seed in url.split("://", 1)[1].split(",")]
-    seeds = [ClusterNode(host, int(port)) for host, _, port in nodes]
-    return RedisCluster(startup_nodes=seeds)
-
-
 def test_a_broker_crash_and_redis_failovers_mid_ingest_lose_and_duplicate_nothing(
     clusters: Clusters, deployment: Frecall, tmp_path: Path
 ) -> None:
@@ -192,7 +186,8 @@ def test_a_broker_crash_and_redis_failovers_mid_ingest_lose_and_duplicate_nothin
         f"progress with broker {victim} dead",
         lambda: deployment.facts() >= max(at_kill + 100, total * 45 // 100),
     )
-    store = _redis(clusters.redis_url)
+    store = connect(clusters.redis_url)
+    assert isinstance(store, RedisCluster)
     try:
         # A planned failover of the master of a user whose facts are not all in yet ...
         late_user = inputs.users[-1]

@@ -6,9 +6,9 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
-import redis
 
 from tests.delivery_ports_contract import DeliveryPorts, DeliveryPortsContract
+from workers.stores.redis_client import connect
 from workers.stores.redis_facts import RedisFactStore
 from workers.stores.redis_ledger import RedisDeliveryLedger
 from workers.stores.redis_turns import RedisTurnContext
@@ -20,7 +20,7 @@ class TestRedisPorts(DeliveryPortsContract):
     @pytest.fixture
     def ports(self, redis_url: str) -> Iterator[DeliveryPorts]:
         prefix = f"fr-test-{uuid.uuid4().hex}"
-        client = redis.Redis.from_url(redis_url)
+        client = connect(redis_url)
         yield DeliveryPorts(
             RedisFactStore(client, prefix),
             RedisDeliveryLedger(client, prefix),
