@@ -6,11 +6,9 @@ from __future__ import annotations
 import ctypes
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,23 +16,7 @@ import httpx
 from confluent_kafka import Consumer, TopicPartition
 from confluent_kafka.admin import AdminClient, ConfigResource, ResourceType
 
-
-def wait_until(
-    what: str, check: Callable[[], bool], timeout: float = 180, detail: Callable[[], str] = str
-) -> None:
-    """Poll `check` until it holds; fail after `timeout` s with `detail()` (e.g. log tails)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.25)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}\n{detail()}")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from tests.processes import free_port, stop, wait_until
 
 
 def clean_env(**settings: str) -> dict[str, str]:
@@ -51,17 +33,6 @@ def _die_with_parent() -> None:
 
 
 _PR_SET_PDEATHSIG = 1
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    """Stop a process we started, by its pid: TERM, then KILL."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
 
 
 @dataclass
