@@ -62,9 +62,15 @@ class Clusters:
 
 
 @pytest.fixture(scope="session")
-def clusters() -> Clusters:
+def redis_cluster_url() -> str:
+    """The Redis Cluster alone (redis+cluster://…, every node a seed)."""
+    return require_service("FR_TEST_REDIS_CLUSTER_URL", "a Redis Cluster", HOW)
+
+
+@pytest.fixture(scope="session")
+def clusters(redis_cluster_url: str) -> Clusters:
     return Clusters(
-        redis_url=require_service("FR_TEST_REDIS_CLUSTER_URL", "a Redis Cluster", HOW),
+        redis_url=redis_cluster_url,
         kafka_bootstrap=require_service("FR_TEST_KAFKA_CLUSTER_BOOTSTRAP", "a 3-broker Kafka", HOW),
         run_dir=Path(require_service("FR_TEST_CLUSTER_RUN_DIR", "the clusters' run dir", HOW)),
     )
