@@ -8,9 +8,9 @@ other. In the middle of that ingest the broker coordinating the workers' consume
 killed (SIGKILL); then one Redis master hands over to its replica (a planned CLUSTER
 FAILOVER) and another one is killed (its replica is promoted); then the broker and the Redis
 node come back. The batches are let go in steps, so that each fault meets a batch being
-applied and more still to come, on a fast machine as on a slow one. Afterwards every user's memory is byte-identical to the embedded
-deployment's on the same input, every input fact was applied exactly once, and the log holds
-each sent fact exactly once.
+applied and more still to come, on a fast machine as on a slow one. Afterwards every user's
+memory is byte-identical to the embedded deployment's on the same input, every input fact
+was applied exactly once, and the log holds each sent fact exactly once.
 
 A crashed Redis master may take with it the writes of its last moment that had not reached
 its replica yet (Redis replicates asynchronously; the window is microseconds on loopback).
