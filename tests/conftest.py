@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import os
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
+
+from workers.stores.redis_client import connect
 
 
 @pytest.fixture(autouse=True)
@@ -50,3 +55,20 @@ def kafka_bootstrap() -> str:
 @pytest.fixture(scope="module")
 def module_redis_url() -> str:
     return require_service("FR_TEST_REDIS_URL", "a Redis server")
+
+
+@contextmanager
+def scratch_prefix(redis_url: str) -> Iterator[str]:
+    """A fresh Redis key prefix; on leaving, pass or fail, its keys are deleted (on every
+    master of a cluster)."""
+    prefix = f"fr-test-{uuid.uuid4().hex}"
+    try:
+        yield prefix
+    finally:
+        _delete_prefix(redis_url, prefix)
+
+
+def _delete_prefix(redis_url: str, prefix: str) -> None:
+    with connect(redis_url) as client:
+        for key in client.scan_iter(match=f"{prefix}:*", count=1000):
+            client.delete(key)

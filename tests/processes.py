@@ -5,10 +5,25 @@ from __future__ import annotations
 import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 
 import pytest
+
+
+def run_frecall(
+    env: dict[str, str], *args: str, timeout: float = 180
+) -> subprocess.CompletedProcess[str]:
+    """`frecall ARGS` in a child process with `env`, its output captured (not checked)."""
+    return subprocess.run(
+        [sys.executable, "-m", "frecall.cli", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
 
 
 def free_port() -> int:

@@ -16,7 +16,7 @@ import httpx
 from confluent_kafka import Consumer, TopicPartition
 from confluent_kafka.admin import AdminClient, ConfigResource, ResourceType
 
-from tests.processes import free_port, stop, wait_until
+from tests.processes import free_port, run_frecall, stop, wait_until
 
 
 def clean_env(**settings: str) -> dict[str, str]:
@@ -46,14 +46,7 @@ class Frecall:
     port: int = 0
 
     def run(self, *args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "frecall.cli", *args],
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
+        return run_frecall(self.env, *args, timeout=timeout)
 
     def check(self, *args: str, timeout: float = 180) -> str:
         done = self.run(*args, timeout=timeout)

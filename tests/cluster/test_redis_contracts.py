@@ -6,12 +6,12 @@ then what only a cluster can show: users spread over every master, all of them f
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 
 import pytest
 from redis.cluster import RedisCluster
 
+from tests.conftest import scratch_prefix
 from tests.delivery_ports_contract import DeliveryPorts, DeliveryPortsContract, fact, turn
 from tests.slot_index_contract import RedisSlotIndexContract, edge
 from workers.ports import SlotIndex
@@ -35,12 +35,8 @@ def client(redis_cluster_url: str) -> Iterator[RedisClient]:
 
 @pytest.fixture
 def prefix(redis_cluster_url: str) -> Iterator[str]:
-    """A random key prefix per test; its keys are deleted afterwards (on every master)."""
-    prefix = f"fr-test-{uuid.uuid4().hex}"
-    yield prefix
-    with connect(redis_cluster_url) as client:
-        for key in client.scan_iter(match=f"{prefix}:*", count=1000):
-            client.delete(key)
+    with scratch_prefix(redis_cluster_url) as prefix:
+        yield prefix
 
 
 class TestSlotIndexOnACluster(RedisSlotIndexContract):

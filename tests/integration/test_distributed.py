@@ -33,7 +33,7 @@ from schemas.events import TurnEvent
 from schemas.query import QueryRequest
 from schemas.streams import DLQ, EDGES, TURNS
 from streams.kafka_io import KafkaProducer, read_topics
-from tests.processes import free_port, stop, wait_until
+from tests.processes import free_port, run_frecall, stop, wait_until
 from workers.export import dumps_stable, export_user
 from workers.stores.redis_client import connect
 from workers.stores.redis_facts import RedisFactStore
@@ -99,14 +99,7 @@ class Deployment:
         return self.env["FR_KAFKA_TOPIC_PREFIX"] + logical
 
     def cli(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "frecall.cli", *args],
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
+        return run_frecall(self.env, *args, timeout=timeout)
 
     def start_worker(self) -> subprocess.Popen[bytes]:
         with open(self.tmp / f"worker-{len(self.workers)}.log", "wb") as log:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import multiprocessing
 import threading
-import uuid
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
+from tests.conftest import scratch_prefix
 from tests.slot_index_contract import RedisSlotIndexContract, edge
 from workers.ports import SlotIndex
 from workers.stores.redis_client import RedisClient, connect
@@ -20,12 +20,8 @@ pytestmark = pytest.mark.integration
 
 @pytest.fixture
 def prefix(redis_url: str) -> Iterator[str]:
-    """A random key prefix per test; its keys are deleted afterwards, pass or fail."""
-    prefix = f"fr-test-{uuid.uuid4().hex}"
-    yield prefix
-    with connect(redis_url) as client:
-        for key in client.scan_iter(match=f"{prefix}:*", count=1000):
-            client.delete(key)
+    with scratch_prefix(redis_url) as prefix:
+        yield prefix
 
 
 @pytest.fixture
