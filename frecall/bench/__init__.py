@@ -30,6 +30,10 @@ def run(args: argparse.Namespace) -> int:
 
             return noise_cmd(args)
         return lifecycle.run_cmd(args)
+    if args.bench == "paper-cases":
+        from frecall.bench import paper_cases
+
+        return paper_cases.run(args)
     if args.bench == "growth":
         from frecall.bench import growth
 
