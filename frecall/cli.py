@@ -150,6 +150,11 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--json", action="store_true")
     b.add_argument("--k", type=int, default=10, help="retrieval depth (recall@5/@10 always)")
     b.add_argument("--conversations", type=int, default=None, help="first N (default all)")
+    b.add_argument(
+        "--ablations",
+        action="store_true",
+        help="also run the product with each policy choice undone",
+    )
     b.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
     b = bench.add_parser("paper-cases", parents=[common], help="the paper's worked examples")
     b.add_argument("--cases", type=Path, help="case directory (default tests/paper_cases/data)")
