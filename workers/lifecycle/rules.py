@@ -10,8 +10,8 @@ slot's timeline in (ingest time, kind, edge id) order:
   an explicit contradiction supersedes (Table 1 row 1, "Works at Google" → "Joined
   Anthropic"; Appendix F): a *different* stated value at or above the accumulate threshold
   (0.95, Appendix Z) supersedes the slot's valued edges; below it, it is a soft update;
-  the same value is a repeated mention (as it is in any slot, see `_restates`). Without
-  stated values there is nothing to contradict and both edges stay;
+  the *same* value is a repeated mention. Without stated values there is nothing to
+  contradict and both edges stay;
 * soft supersession — a `soft` edge, or a `replace` edge below the threshold, keeps the
   earlier values active and adds a pressure γ (its confidence, scaled), lowering them through
   Ω = Π(1 - γ) (paper Model 1);
@@ -99,18 +99,20 @@ def _restates(new: EdgeEvent, old: EdgeEvent, threshold: float) -> bool:
     Cosine alone conflates two occurrences of one kind of event ("dentist on Dec 11, 2024"
     vs "… 2025") and two values that embed alike ("wakes up at 7am" vs "at 6am"): a
     different event time or a different stated value is new information, never a repeat
-    (the numeric exemption of Appendix H, extended to every stated value). The same
-    committed value said again is a repeated mention whatever the wording ("works at
-    Google" … "still at Google"): it reinforces the fact (Appendix G, conversational
-    frequency) instead of replacing it with itself. A commitment to a value that was only
-    considered ("thinking about London" → "moved to London") is not a repeat.
+    (the numeric exemption of Appendix H, extended to every stated value). In an accumulate
+    slot the same committed value said again is a repeated mention whatever the wording
+    ("works at Google" … "still at Google"): it reinforces the fact (Appendix G,
+    conversational frequency). A commitment to a value that was only considered ("thinking
+    about London" → "moved to London") is not a repeat. A `replace` edge restating the
+    current value stays a replacement (latest wins): folding it would leave its raw turn
+    current after the original is retracted (measured: text track AV7 97.5 → 82.5 % pass).
     """
     if new.numeric or new.event_time != old.event_time:
         return False
     same = _same_value(new, old)
     if same is False:
         return False
-    if same and UpdateSemantics.SOFT not in (new.update, old.update):
+    if same and new.update is UpdateSemantics.ACCUMULATE and old.update is not UpdateSemantics.SOFT:
         return True
     return _cosine(new, old) > threshold
 
