@@ -36,9 +36,9 @@ def _fixed(**changes: Any) -> Callable[[Policy], dict[str, Any]]:
 Ablation = tuple[str, Callable[[Policy], dict[str, Any]], ScoringOptions]
 
 ABLATIONS: Mapping[str, Ablation] = {
-    "recency_everywhere": (
-        "recency weighs in for past/historical questions too (Eq. 2's fixed α_c)",
-        _fixed(recency_weight={}),
+    "no_recency_for_the_past": (
+        "past and historical questions give activation no weight (recency_weight 0)",
+        _fixed(recency_weight={Intent.PAST: 0.0, Intent.HISTORICAL: 0.0}),
         ScoringOptions(),
     ),
     "past_forced_tier": (
@@ -75,7 +75,7 @@ ABLATIONS: Mapping[str, Ablation] = {
             _fixed(sigma_normalization=mode),
             ScoringOptions(),
         )
-        for mode in ("raw", "calibrated", "ceiling", "rank")
+        for mode in ("minmax", "raw", "calibrated", "rank")
     },
     **{
         f"flat_sigma_{mode}": (
@@ -83,6 +83,6 @@ ABLATIONS: Mapping[str, Ablation] = {
             _fixed(sigma_normalization=mode),
             FLAT,
         )
-        for mode in ("raw", "calibrated", "ceiling", "rank")
+        for mode in ("minmax", "raw", "calibrated", "rank")
     },
 }
