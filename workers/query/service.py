@@ -24,8 +24,8 @@ from workers.query.candidates import (
 )
 from workers.query.explain import reasons
 from workers.query.intent import detect_intent
+from workers.query.lexical import search_lexical
 from workers.query.routing import CategoryRouter, top_categories
-from workers.text import bm25
 
 #: The optional LLM step at query time: (query, [(edge_id, text)], k) → the ids to keep.
 Distiller = Callable[[str, list[tuple[str, str]], int], list[str]]
@@ -120,8 +120,8 @@ class QueryService:
         if "dense" in self._sources:
             by_source["dense"] = self._vectors.search_dense(user, qv, policy.dense_candidates, flt)
         if "bm25" in self._sources:
-            by_source["bm25"] = self._vectors.search_sparse(
-                user, bm25.query_vector(request.query), policy.bm25_candidates, flt
+            by_source["bm25"] = search_lexical(
+                self._vectors, user, request.query, policy.bm25_candidates, flt
             )
         if "forced" in self._sources and self._options.routing:
             # Category-forced retrieval (§3.3): the predicted category's facts bypass the
