@@ -17,6 +17,8 @@ from streams.topics import Topics
 from workers.errors import ConfigError
 from workers.lifecycle.service import LifecycleService
 from workers.ports import VectorIndex
+from workers.stores.redis_archive import RedisArchive
+from workers.stores.redis_dead_letters import RedisDeadLetters
 from workers.stores.redis_facts import RedisFactStore
 from workers.stores.redis_ledger import RedisDeliveryLedger
 from workers.stores.redis_slots import RedisSlotIndex
@@ -39,6 +41,12 @@ def generation(client: redis.Redis, settings: Settings) -> int:
 
 def prefix_of(settings: Settings, gen: int) -> str:
     return settings.redis_prefix if gen == 0 else f"{settings.redis_prefix}.g{gen}"
+
+
+def kept_prefix(settings: Settings) -> str:
+    """Where what a replay does not rebuild lives (the archive, dead letters): under no
+    generation's prefix, so that no generation switch drops it."""
+    return f"{settings.redis_prefix}.kept"
 
 
 def collection_name(settings: Settings, gen: int) -> str:
@@ -84,7 +92,8 @@ def reader_settings(settings: Settings) -> Settings:
 
 @dataclass
 class Stores:
-    """One generation's Redis stores and the lifecycle service over them."""
+    """One generation's Redis stores and the lifecycle service over them, with the archive
+    and the dead letters (which no generation owns)."""
 
     client: redis.Redis
     facts: RedisFactStore
@@ -93,6 +102,8 @@ class Stores:
     slots: RedisSlotIndex
     lifecycle: LifecycleService
     policy: Policy
+    archive: RedisArchive
+    letters: RedisDeadLetters
 
     def close(self) -> None:
         self.client.close()
@@ -113,6 +124,8 @@ def open_stores(settings: Settings, gen: int | None = None) -> Stores:
         slots,
         LifecycleService(slots, facts, policy),
         policy,
+        RedisArchive(client, kept_prefix(settings), prefix),
+        RedisDeadLetters(client, kept_prefix(settings)),
     )
 
 

@@ -12,6 +12,7 @@ from streams.faust_app import create_app, run_worker
 from streams.topics import ensure_topics
 from workers.distributed.extraction import ExtractionHandler
 from workers.distributed.lifecycle import LifecycleHandler
+from workers.distributed.messages import Rejections
 from workers.errors import ConfigError
 
 ROLES = frozenset({"extraction", "lifecycle"})
@@ -26,18 +27,22 @@ def run(settings: Settings, roles: set[str], loglevel: str) -> None:
     topics = topics_of(settings)
     ensure_topics(bootstrap, topics, settings.kafka_partitions)
     stores = open_stores(settings)
+    reject = Rejections(stores.letters)
     extraction = lifecycle = None
     if "extraction" in roles:
         extractor = make_extractor(settings)
         embedder = make_embedder(settings)
-        extraction = ExtractionHandler(extractor, embedder, stores.turns, stores.ledger)
+        extraction = ExtractionHandler(extractor, embedder, stores.turns, stores.ledger, reject)
     if "lifecycle" in roles:
-        lifecycle = LifecycleHandler(stores.lifecycle, stores.facts, stores.ledger, stores.turns)
+        lifecycle = LifecycleHandler(
+            stores.lifecycle, stores.facts, stores.ledger, stores.turns, reject, stores.archive
+        )
     app = create_app(
         bootstrap,
         topics,
         settings.kafka_partitions,
         settings.kafka_group,
+        reject,
         extraction=extraction,
         lifecycle=lifecycle,
         datadir=str(_mkdir(settings.data_dir / "faust")),

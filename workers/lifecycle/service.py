@@ -38,8 +38,9 @@ class Transition:
 @dataclass(frozen=True, slots=True)
 class ForgetReceipt:
     """What an erasure removed from the lifecycle's stores, per store (keys: the fact
-    store's `name`, and `slot_index`); the deployment adds its other stores and turns it
-    into the caller's proof of deletion (`schemas.results.ForgetReceipt`)."""
+    store's `name`: facts deleted; `slot_index`: the slots the erased facts were taken out
+    of); the deployment adds its other stores and turns it into the caller's proof of
+    deletion (`schemas.results.ForgetReceipt`, where each count is defined)."""
 
     user_id: str
     edge_id: str | None
@@ -294,9 +295,10 @@ class LifecycleService:
         erased = {i for i, e in edges.items() if e.ingest_time <= cutoff}
         erased |= {r.edge_id for r in self._facts.scroll(user) if r.edge.ingest_time <= cutoff}
         deleted = self._facts.delete(user, sorted(erased))
-        touched: dict[str, None] = dict.fromkeys(also)
+        left: dict[str, None] = {}  # the slots the erased facts were taken out of
         for edge_id in sorted(erased):
-            touched.update(dict.fromkeys(self._slots.remove(user, edge_id)))
+            left.update(dict.fromkeys(self._slots.remove(user, edge_id)))
+        touched = {**dict.fromkeys(also), **left}
         slots = [k for k in touched if not k.startswith(EPISODE_PREFIX)]
         transitions = self._resolve_committed(user, slots, set(), command.issued_at)
         emptied = not self._slots.slots(user)
@@ -306,7 +308,7 @@ class LifecycleService:
         return ForgetReceipt(
             user,
             None,
-            {self._facts.name: deleted, "slot_index": len(touched)},
+            {self._facts.name: deleted, "slot_index": len(left)},
             tuple(dict.fromkeys(t.edge_id for t in transitions)),
             tuple(slots),
             emptied,
