@@ -8,6 +8,7 @@ turns, edges, commands and transitions share a partition number (co-partitioned)
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from confluent_kafka import KafkaException
@@ -103,5 +104,44 @@ def truncated(bootstrap: str, topics: list[str], timeout: float = 30) -> list[st
                 if low > 0:
                     out.append(f"{topic}/{partition} starts at offset {low}")
         return out
+    finally:
+        consumer.close()
+
+
+def lag(
+    bootstrap: str,
+    group: str,
+    topics: list[str],
+    partitions: Collection[int] | None = None,
+    timeout: float = 30,
+) -> int:
+    """Messages of `topics` (every partition, or those given) that `group` has not yet
+    committed: 0 once it has processed everything produced before the call. For waits
+    that must not guess with a sleep (tests, read-your-writes)."""
+    from confluent_kafka import Consumer, TopicPartition
+
+    consumer = Consumer(
+        {**client_config(bootstrap), "group.id": group, "enable.auto.commit": False}
+    )
+    try:
+        metadata = consumer.list_topics(timeout=timeout)
+        wanted = [
+            TopicPartition(topic, partition)
+            for topic in topics
+            if topic in metadata.topics
+            for partition in metadata.topics[topic].partitions
+            if partitions is None or partition in partitions
+        ]
+        if not wanted:
+            return 0
+        total = 0
+        for tp in consumer.committed(wanted, timeout=timeout):
+            low, high = consumer.get_watermark_offsets(
+                TopicPartition(tp.topic, tp.partition), timeout=timeout
+            )
+            total += max(0, high - (tp.offset if tp.offset >= 0 else low))
+        return total
+    except KafkaException as exc:
+        raise StorageError("kafka", "lag", f"{group}: {exc.args[0]}") from exc
     finally:
         consumer.close()

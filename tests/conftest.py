@@ -6,6 +6,15 @@ import os
 
 import pytest
 
+#: What a truthy environment flag looks like (`CI=true`, `CI=1`, `CI=yes`; not `CI=false`).
+TRUTHY = frozenset({"1", "true", "yes", "on"})
+
+
+def in_ci() -> bool:
+    """Whether `CI` is set to a truthy value: then a missing service fails the run instead
+    of skipping (CONVENTIONS 15), however the CI spells it."""
+    return os.environ.get("CI", "").strip().lower() in TRUTHY
+
 
 @pytest.fixture(autouse=True)
 def _clean_fr_env(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -24,7 +33,7 @@ def redis_url() -> str:
     url = os.environ.get("FR_TEST_REDIS_URL")
     if not url:
         reason = "FR_TEST_REDIS_URL is not set (run the tests via deploy/local/with-services.sh)"
-        if os.environ.get("CI"):
+        if in_ci():
             pytest.fail(reason)
         pytest.skip(reason)
     return url
@@ -34,7 +43,7 @@ def _service(variable: str, what: str) -> str:
     value = os.environ.get(variable)
     if not value:
         reason = f"{variable} is not set ({what}; run the tests via deploy/local/with-services.sh)"
-        if os.environ.get("CI"):
+        if in_ci():
             pytest.fail(reason)
         pytest.skip(reason)
     return value

@@ -21,6 +21,7 @@ from workers.stores.redis_archive import RedisArchive
 from workers.stores.redis_dead_letters import RedisDeadLetters
 from workers.stores.redis_facts import RedisFactStore
 from workers.stores.redis_ledger import RedisDeliveryLedger
+from workers.stores.redis_presence import Heartbeat, RedisPresence
 from workers.stores.redis_slots import RedisSlotIndex
 from workers.stores.redis_turns import RedisTurnContext
 
@@ -47,6 +48,28 @@ def kept_prefix(settings: Settings) -> str:
     """Where what a replay does not rebuild lives (the archive, dead letters): under no
     generation's prefix, so that no generation switch drops it."""
     return f"{settings.redis_prefix}.kept"
+
+
+def presence(client: redis.Redis, settings: Settings) -> RedisPresence:
+    """The deployment's registry of running serving processes and workers."""
+    return RedisPresence(client, settings.redis_prefix)
+
+
+def register(settings: Settings, client: redis.Redis, role: str) -> Heartbeat:
+    """Register this process (`serve`, `worker`) for as long as it runs, so that a replay
+    refuses to switch generations under it; refuse to start while a replay runs."""
+    registry = presence(client, settings)
+    running = registry.replaying()
+    if running is not None:
+        raise ConfigError(
+            f"`frecall replay --from-kafka` is running ({running}): start {role} once it is done"
+        )
+    info = {
+        "role": role,
+        "data_dir": str(settings.data_dir.resolve()),
+        "generation": generation(client, settings),
+    }
+    return Heartbeat(registry, info).start()
 
 
 def collection_name(settings: Settings, gen: int) -> str:

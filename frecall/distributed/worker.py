@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from frecall.bootstrap import make_embedder, make_extractor
-from frecall.distributed.stores import open_stores, require_services, topics_of
+from frecall.distributed.stores import open_stores, register, require_services, topics_of
 from frecall.settings import Settings
 from streams.faust_app import create_app, run_worker
 from streams.topics import ensure_topics
@@ -27,6 +27,7 @@ def run(settings: Settings, roles: set[str], loglevel: str) -> None:
     topics = topics_of(settings)
     ensure_topics(bootstrap, topics, settings.kafka_partitions)
     stores = open_stores(settings)
+    heartbeat = register(settings, stores.client, "worker")
     reject = Rejections(stores.letters)
     extraction = lifecycle = None
     if "extraction" in roles:
@@ -51,6 +52,7 @@ def run(settings: Settings, roles: set[str], loglevel: str) -> None:
     try:
         run_worker(app, loglevel)
     finally:
+        heartbeat.stop()
         stores.close()
 
 
