@@ -145,3 +145,33 @@ def lag(
         raise StorageError("kafka", "lag", f"{group}: {exc.args[0]}") from exc
     finally:
         consumer.close()
+
+
+def partition_for(key: str, partitions: int) -> int:
+    """The partition a keyed message goes to: murmur2 of the key, as the Java client,
+    aiokafka (Faust) and our producers (`murmur2_random`) compute it."""
+    return (_murmur2(key.encode("utf-8")) & 0x7FFF_FFFF) % partitions
+
+
+def _murmur2(data: bytes) -> int:
+    """Kafka's murmur2 (32-bit, seed 0x9747b28c), as an unsigned int."""
+    m, mask = 0x5BD1E995, 0xFFFF_FFFF
+    h = (0x9747B28C ^ len(data)) & mask
+    whole = len(data) - len(data) % 4
+    for i in range(0, whole, 4):
+        k = int.from_bytes(data[i : i + 4], "little")
+        k = (k * m) & mask
+        k ^= k >> 24
+        k = (k * m) & mask
+        h = ((h * m) & mask) ^ k
+    tail = data[whole:]
+    if len(tail) == 3:
+        h ^= tail[2] << 16
+    if len(tail) >= 2:
+        h ^= tail[1] << 8
+    if tail:
+        h ^= tail[0]
+        h = (h * m) & mask
+    h ^= h >> 13
+    h = (h * m) & mask
+    return h ^ (h >> 15)

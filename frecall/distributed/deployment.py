@@ -24,6 +24,7 @@ from frecall.deployment import LogSource, Ranking
 from frecall.distributed.compact import compact_distributed
 from frecall.distributed.from_kafka import replay_from_kafka
 from frecall.distributed.produce import Producers
+from frecall.distributed.read_your_writes import wait_for_writes
 from frecall.distributed.serving import ServingNode
 from frecall.distributed.stores import (
     Stores,
@@ -48,7 +49,7 @@ from schemas.results import (
 from scorer.score import DEFAULT_OPTIONS, ScoringOptions
 from streams.kafka_io import KafkaProducer
 from streams.topics import ensure_topics
-from workers.errors import ConfigError, NotQueryable, StorageError
+from workers.errors import ConfigError, StorageError
 from workers.export import export_user
 from workers.inputs import EdgeInput, Item, Problems
 from workers.lifecycle.compaction import CompactionReport
@@ -174,8 +175,17 @@ class DistributedDeployment:
                 raise ConfigError("read-your-writes (wait_for) needs the serving process")
             return service.query(request)
         indexer = self._node.indexer
-        if wait_for and not indexer.wait_indexed(request.user_id, wait_for, timeout):
-            raise NotQueryable(indexer.missing(request.user_id, wait_for), timeout)
+        if wait_for:
+            bootstrap, _ = require_services(self.settings)
+            wait_for_writes(
+                self.settings,
+                bootstrap,
+                self._opened(),
+                indexer,
+                request.user_id,
+                wait_for,
+                timeout,
+            )
         with indexer.lock:
             return service.query(request)
 
