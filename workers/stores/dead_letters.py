@@ -88,6 +88,13 @@ class FileDeadLetters:
             return len(letters) - len(kept)
 
 
+def owner_of(user_id: str | None, raw: str) -> str | None:
+    """Whose rejected input this is: the user given (a message key), else the one the raw
+    JSON names, else nobody."""
+    owner = user_id or user_of(raw)
+    return owner if isinstance(owner, str) and owner else None
+
+
 def user_of(raw: str) -> object:
     """The `user_id` a raw input names, if it is a JSON object with one."""
     try:
@@ -112,9 +119,8 @@ class InMemoryDeadLetters:
     def put_for(
         self, user_id: str | None, source: str, position: str, reason: str, raw: str
     ) -> None:
-        owner = user_id or user_of(raw)
         self.letters.append(make_letter(self._clock(), source, position, reason, raw))
-        self._owners.append(owner if isinstance(owner, str) else None)
+        self._owners.append(owner_of(user_id, raw))
 
     def of(self, user_id: str | None) -> list[dict[str, str]]:
         return [k for k, o in zip(self.letters, self._owners, strict=True) if o == user_id]

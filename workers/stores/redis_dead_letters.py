@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 
 import redis
 
-from workers.stores.dead_letters import make_letter, user_of
+from workers.stores.dead_letters import make_letter, owner_of
 from workers.stores.redis_keys import UserKeys, call, text
 
 LETTERS = "dead-letters"
@@ -53,8 +53,7 @@ class RedisDeadLetters:
         self, user_id: str | None, source: str, position: str, reason: str, raw: str
     ) -> None:
         """A rejected input of `user_id` (a message key; None: the one the raw JSON names)."""
-        owner = user_id or user_of(raw)
-        key = self._key(owner if isinstance(owner, str) else None)
+        key = self._key(owner_of(user_id, raw))
         entry = make_letter(self._clock(), source, position, reason, raw)
         value = json.dumps(entry, ensure_ascii=True)
         call("dead_letters", lambda: self._client.hset(key, f"{source}:{position}", value))
