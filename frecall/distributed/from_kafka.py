@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import TypeVar
 
-import redis
 from pydantic import BaseModel
 
 from frecall.bootstrap import make_embedder
@@ -40,6 +39,7 @@ from workers.distributed.indexer import Indexer
 from workers.errors import ConfigError
 from workers.lifecycle.replay import ByIssueTime, rebuild
 from workers.progress import Progress
+from workers.stores.redis_client import RedisClient, connect
 from workers.stores.redis_presence import RedisPresence, describe
 
 M = TypeVar("M", bound=BaseModel)
@@ -55,7 +55,7 @@ def replay_from_kafka(settings: Settings) -> ReplayReport:
     refuses while any of them is registered (whatever data dir it was given), and they
     refuse to start while it runs."""
     bootstrap, url = require_services(settings)
-    client = redis.Redis.from_url(url)
+    client = connect(url)
     registry = presence(client, settings)
     _refuse_if_running(registry)
     who = f"pid {os.getpid()} on {socket.gethostname()}"
@@ -79,7 +79,7 @@ def _refuse_if_running(registry: RedisPresence) -> None:
         )
 
 
-def _replay(settings: Settings, bootstrap: str, client: redis.Redis) -> ReplayReport:
+def _replay(settings: Settings, bootstrap: str, client: RedisClient) -> ReplayReport:
     topics = topics_of(settings)
     old = generation(client, settings)
     new = old + 1

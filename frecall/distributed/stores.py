@@ -8,8 +8,6 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-import redis
-
 from frecall.bootstrap import make_vectors
 from frecall.settings import Settings
 from schemas.policy import Policy, load_policy
@@ -18,6 +16,7 @@ from workers.errors import ConfigError
 from workers.lifecycle.service import LifecycleService
 from workers.ports import VectorIndex
 from workers.stores.redis_archive import RedisArchive
+from workers.stores.redis_client import RedisClient, connect
 from workers.stores.redis_dead_letters import RedisDeadLetters
 from workers.stores.redis_facts import RedisFactStore
 from workers.stores.redis_ledger import RedisDeliveryLedger
@@ -36,7 +35,7 @@ def topics_of(settings: Settings) -> Topics:
     return Topics(settings.kafka_topic_prefix)
 
 
-def generation(client: redis.Redis, settings: Settings) -> int:
+def generation(client: RedisClient, settings: Settings) -> int:
     return int(client.get(f"{settings.redis_prefix}:generation") or 0)
 
 
@@ -50,12 +49,12 @@ def kept_prefix(settings: Settings) -> str:
     return f"{settings.redis_prefix}.kept"
 
 
-def presence(client: redis.Redis, settings: Settings) -> RedisPresence:
+def presence(client: RedisClient, settings: Settings) -> RedisPresence:
     """The deployment's registry of running serving processes and workers."""
     return RedisPresence(client, settings.redis_prefix)
 
 
-def register(settings: Settings, client: redis.Redis, role: str) -> Heartbeat:
+def register(settings: Settings, client: RedisClient, role: str) -> Heartbeat:
     """Register this process (`serve`, `worker`) for as long as it runs, so that a replay
     refuses to switch generations under it; refuse to start while a replay runs."""
     registry = presence(client, settings)
@@ -105,7 +104,7 @@ def reader_settings(settings: Settings) -> Settings:
             "in the distributed deployment the serving process owns the vector index: "
             "query it over HTTP (POST /v1/query), or set FR_QDRANT_URL to share a Qdrant server"
         )
-    client = redis.Redis.from_url(require_services(settings)[1])
+    client = connect(require_services(settings)[1])
     try:
         gen = generation(client, settings)
     finally:
@@ -118,7 +117,7 @@ class Stores:
     """One generation's Redis stores and the lifecycle service over them, with the archive
     and the dead letters (which no generation owns)."""
 
-    client: redis.Redis
+    client: RedisClient
     facts: RedisFactStore
     ledger: RedisDeliveryLedger
     turns: RedisTurnContext
@@ -134,7 +133,7 @@ class Stores:
 
 def open_stores(settings: Settings, gen: int | None = None) -> Stores:
     _, url = require_services(settings)
-    client = redis.Redis.from_url(url)
+    client = connect(url)
     prefix = prefix_of(settings, generation(client, settings) if gen is None else gen)
     facts = RedisFactStore(client, prefix)
     slots = RedisSlotIndex(client, prefix)
@@ -169,7 +168,7 @@ def drop_vectors(settings: Settings, gen: int) -> None:
         client.close()
 
 
-def drop_prefix(client: redis.Redis, prefix: str) -> None:
+def drop_prefix(client: RedisClient, prefix: str) -> None:
     """Delete one generation's keys (`<prefix>:{user}:…`), not the generation pointer."""
     batch: list[bytes] = []
     for key in client.scan_iter(f"{prefix}:{{*", count=1000):

@@ -32,13 +32,13 @@ from frecall.settings import Settings
 from schemas.events import TurnEvent
 from schemas.streams import COMMANDS, DLQ, EDGES, TRANSITIONS, TURNS, DeadLetter
 from streams.kafka_io import KafkaProducer, read_topics
-from tests.integration.cluster import (
-    Cluster,
+from tests.integration.live_deployment import (
+    LiveDeployment,
     drop_keys,
-    new_cluster,
-    wait_until,
+    new_deployment,
     write_jsonl,
 )
+from tests.processes import wait_until
 from tests.ranking_fixtures import first_difference, requests
 from tests.ranking_fixtures import story_for as fixture_story
 from workers.export import dumps_stable, export_user
@@ -70,8 +70,8 @@ def users(n: int, tag: str) -> list[str]:
 @pytest.fixture(scope="module")
 def cluster(
     kafka_bootstrap: str, module_redis_url: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Cluster]:
-    deployment = new_cluster(kafka_bootstrap, module_redis_url, tmp_path_factory.mktemp("dist"))
+) -> Iterator[LiveDeployment]:
+    deployment = new_deployment(kafka_bootstrap, module_redis_url, tmp_path_factory.mktemp("dist"))
     deployment.start_worker()
     deployment.start_worker()
     deployment.start_server()
@@ -101,11 +101,11 @@ def reference(embedded: EmbeddedPipeline, rows: list[dict[str, Any]]) -> None:
     assert report.ok
 
 
-def rankings(cluster: Cluster, user: str) -> list[str]:
+def rankings(cluster: LiveDeployment, user: str) -> list[str]:
     return [cluster.ask(request) for request in requests(user)]
 
 
-def assert_same_rankings(cluster: Cluster, embedded: EmbeddedPipeline, user: str) -> None:
+def assert_same_rankings(cluster: LiveDeployment, embedded: EmbeddedPipeline, user: str) -> None:
     want = [embedded.app.queries.query(r).model_dump_json() for r in requests(user)]
     got = rankings(cluster, user)
     assert got == want, user + first_difference(got, want)
@@ -115,7 +115,7 @@ MAIN = users(USERS, "main")
 
 
 def test_concurrent_producers_match_the_embedded_deployment(
-    cluster: Cluster, embedded: EmbeddedPipeline
+    cluster: LiveDeployment, embedded: EmbeddedPipeline
 ) -> None:
     rows = [row for user in MAIN for row in story_for(user)]
     reference(embedded, rows)
@@ -177,7 +177,7 @@ def test_concurrent_producers_match_the_embedded_deployment(
 
 
 def test_turns_through_the_extraction_agents_match_the_embedded_deployment(
-    cluster: Cluster, embedded: EmbeddedPipeline
+    cluster: LiveDeployment, embedded: EmbeddedPipeline
 ) -> None:
     bench = cluster.tmp / "bench"
     made = cluster.cli("bench", "lifecycle", "generate", "--personas", "3", "--out", str(bench))
@@ -223,7 +223,7 @@ def test_turns_through_the_extraction_agents_match_the_embedded_deployment(
 
 
 def test_duplicated_and_out_of_order_delivery_give_the_same_rankings(
-    cluster: Cluster, embedded: EmbeddedPipeline
+    cluster: LiveDeployment, embedded: EmbeddedPipeline
 ) -> None:
     chosen = MAIN[:6]
     before = {u: (cluster.export(u), rankings(cluster, u)) for u in chosen}
@@ -249,7 +249,7 @@ def test_duplicated_and_out_of_order_delivery_give_the_same_rankings(
 
 
 def test_malformed_input_on_every_entry_point_is_dead_lettered_and_the_pipeline_goes_on(
-    cluster: Cluster,
+    cluster: LiveDeployment,
 ) -> None:
     producer = KafkaProducer(cluster.env["FR_KAFKA_BOOTSTRAP"])
     producer.produce(cluster.topic(EDGES), "bad-user", b"\xff not json")
@@ -315,7 +315,7 @@ def test_malformed_input_on_every_entry_point_is_dead_lettered_and_the_pipeline_
     assert [k["raw"] for k in cluster.letters().of(None)][-1] == "not json at all"
 
 
-def test_http_writes_are_read_back_with_wait_for(cluster: Cluster) -> None:
+def test_http_writes_are_read_back_with_wait_for(cluster: LiveDeployment) -> None:
     turn = {
         "user_id": "rw-user",
         "session_id": "s1",
@@ -368,7 +368,7 @@ def test_http_writes_are_read_back_with_wait_for(cluster: Cluster) -> None:
 
 
 def test_forget_reaches_every_store_and_is_never_ingested_in_the_live_process(
-    cluster: Cluster, embedded: EmbeddedPipeline
+    cluster: LiveDeployment, embedded: EmbeddedPipeline
 ) -> None:
     gone_user, fact_user, bystander = MAIN[-1], MAIN[-2], MAIN[0]
     untouched = rankings(cluster, bystander)
@@ -409,7 +409,7 @@ def test_forget_reaches_every_store_and_is_never_ingested_in_the_live_process(
 
 
 def test_replay_from_kafka_rebuilds_the_same_rankings_and_keeps_erasures(
-    cluster: Cluster, tmp_path: Path
+    cluster: LiveDeployment, tmp_path: Path
 ) -> None:
     refused = cluster.cli("replay", "--from-kafka")
     assert refused.returncode == 1 and "stop the workers" in refused.stderr
@@ -444,7 +444,7 @@ def test_replay_from_kafka_rebuilds_the_same_rankings_and_keeps_erasures(
     assert httpx.post(cluster.url("/v1/query"), json=body).json()["results"] == []
 
 
-def test_compaction_archives_from_redis_and_the_indexer_follows(cluster: Cluster) -> None:
+def test_compaction_archives_from_redis_and_the_indexer_follows(cluster: LiveDeployment) -> None:
     before = httpx.get(cluster.url("/healthz")).json()["facts"]
     with closing(cluster.facts()) as facts:
         everyone = facts.users()
@@ -470,7 +470,7 @@ def test_compaction_archives_from_redis_and_the_indexer_follows(cluster: Cluster
 
 
 def test_a_forget_after_compaction_empties_the_archive_dead_letters_and_dlq_of_the_user(
-    cluster: Cluster,
+    cluster: LiveDeployment,
 ) -> None:
     user = "gdpr-user"
     rows = story_for(user)
@@ -511,7 +511,7 @@ def test_kill_9_of_a_worker_loses_and_duplicates_nothing(
     tmp_path: Path,
     embedded: EmbeddedPipeline,
 ) -> None:
-    deployment = new_cluster(kafka_bootstrap, module_redis_url, tmp_path)
+    deployment = new_deployment(kafka_bootstrap, module_redis_url, tmp_path)
     crash_users = users(40, "crash")
     rows = [row for user in crash_users for row in story_for(user)]
     reference(embedded, rows)

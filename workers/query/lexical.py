@@ -52,16 +52,21 @@ def exact_score(query: Mapping[int, float], document: SparseVector) -> float:
     )
 
 
-def search_lexical(
-    vectors: VectorIndex, user_id: str, text: str, limit: int, flt: SearchFilter
-) -> list[Hit]:
-    """The user's `limit` best facts for `text` by BM25 with the user's own statistics,
-    best first (ties by edge id)."""
+def user_query(vectors: VectorIndex, user_id: str, text: str) -> SparseVector:
+    """The query vector of `text` for one user: BM25's query terms weighted by the user's
+    IDF (empty when no fact of the user has any of them)."""
     terms = bm25.query_vector(text)
-    if not terms.indices or limit <= 0:
-        return []
-    query = weighted(terms, vectors.term_counts(user_id, terms.indices))
-    if not query.indices:
+    if not terms.indices:
+        return terms
+    return weighted(terms, vectors.term_counts(user_id, terms.indices))
+
+
+def search_weighted(
+    vectors: VectorIndex, user_id: str, query: SparseVector, limit: int, flt: SearchFilter
+) -> list[Hit]:
+    """The user's `limit` best facts for a `user_query`, scored exactly here, best first
+    (ties by edge id)."""
+    if not query.indices or limit <= 0:
         return []
     hits = vectors.search_sparse(user_id, query, limit, flt)
     by_index = dict(zip(query.indices, query.values, strict=True))
@@ -73,4 +78,21 @@ def search_lexical(
     return rescored
 
 
-__all__: Sequence[str] = ["exact_score", "idf", "search_lexical", "weighted"]
+def search_lexical(
+    vectors: VectorIndex, user_id: str, text: str, limit: int, flt: SearchFilter
+) -> list[Hit]:
+    """The user's `limit` best facts for `text` by BM25 with the user's own statistics,
+    best first (ties by edge id)."""
+    if limit <= 0:
+        return []
+    return search_weighted(vectors, user_id, user_query(vectors, user_id, text), limit, flt)
+
+
+__all__: Sequence[str] = [
+    "exact_score",
+    "idf",
+    "search_lexical",
+    "search_weighted",
+    "user_query",
+    "weighted",
+]

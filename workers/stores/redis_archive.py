@@ -18,10 +18,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-import redis
-
 from schemas.records import FactRecord
 from workers.stores.archive import archive_line
+from workers.stores.redis_client import RedisClient
 from workers.stores.redis_keys import ERASED_AT, FORGOTTEN, UserKeys, call, text
 
 # KEYS: archive, forgotten, erased_at. ARGV: (edge_id, line, ingest epoch seconds) triples.
@@ -48,7 +47,7 @@ class RedisArchive:
     whose tombstones `append` honours.
     """
 
-    def __init__(self, client: redis.Redis, prefix: str, ledger_prefix: str) -> None:
+    def __init__(self, client: RedisClient, prefix: str, ledger_prefix: str) -> None:
         self._client = client
         self._keys = UserKeys(prefix)
         self._ledger = UserKeys(ledger_prefix)

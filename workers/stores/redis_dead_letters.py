@@ -18,9 +18,8 @@ import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-import redis
-
 from workers.stores.dead_letters import make_letter, owner_of
+from workers.stores.redis_client import RedisClient
 from workers.stores.redis_keys import UserKeys, call, text
 
 LETTERS = "dead-letters"
@@ -34,7 +33,7 @@ class RedisDeadLetters:
     """`DeadLetters` on Redis, one hash per user (workers/stores/redis_keys.py)."""
 
     def __init__(
-        self, client: redis.Redis, prefix: str, *, clock: Callable[[], datetime] = _utc_now
+        self, client: RedisClient, prefix: str, *, clock: Callable[[], datetime] = _utc_now
     ) -> None:
         self._client = client
         self._keys = UserKeys(prefix)

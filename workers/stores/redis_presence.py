@@ -26,8 +26,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-import redis
-
+from workers.stores.redis_client import RedisClient
 from workers.stores.redis_keys import call, text
 
 log = logging.getLogger(__name__)
@@ -43,7 +42,7 @@ class RedisPresence:
     """
 
     def __init__(
-        self, client: redis.Redis, prefix: str, clock: Callable[[], float] | None = None
+        self, client: RedisClient, prefix: str, clock: Callable[[], float] | None = None
     ) -> None:
         self._client = client
         self._alive = f"{prefix}:alive"

@@ -7,45 +7,26 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import socket
 import subprocess
 import sys
-import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
-import redis
 
 from frecall.distributed.stores import indexer_group, kept_prefix
 from frecall.settings import Settings
 from schemas.query import QueryRequest, QueryResult
 from schemas.streams import COMMANDS, EDGES, TRANSITIONS, TURNS
 from streams.topics import lag
+from tests.processes import free_port, run_frecall, stop, wait_until
 from workers.export import dumps_stable, export_user
 from workers.stores.redis_archive import RedisArchive
+from workers.stores.redis_client import RedisClient, connect
 from workers.stores.redis_dead_letters import RedisDeadLetters
 from workers.stores.redis_facts import RedisFactStore
-
-
-def wait_until(what: str, check: Callable[[], bool], timeout: float = 180) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.25)
-    pytest.fail(f"timed out after {timeout} s waiting for {what}")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
@@ -53,19 +34,8 @@ def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
     return path
 
 
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    """Stop a process we started, by its pid: TERM, then KILL."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-
-
 @dataclass
-class Cluster:
+class LiveDeployment:
     """One isolated distributed deployment (own topics, consumer groups, Redis keys)."""
 
     env: dict[str, str]
@@ -91,14 +61,7 @@ class Cluster:
         return self.env["FR_KAFKA_TOPIC_PREFIX"] + logical
 
     def cli(self, *args: str, timeout: float = 120, **env: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "frecall.cli", *args],
-            env={**self.env, **env},
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
+        return run_frecall({**self.env, **env}, *args, timeout=timeout)
 
     def start_worker(self) -> subprocess.Popen[bytes]:
         with open(self.tmp / f"worker-{len(self.workers)}.log", "wb") as log:
@@ -144,8 +107,8 @@ class Cluster:
 
     # --- Redis, as the tests read it ------------------------------------------------------
 
-    def client(self) -> redis.Redis:
-        return redis.Redis.from_url(self.env["FR_REDIS_URL"])
+    def client(self) -> RedisClient:
+        return connect(self.env["FR_REDIS_URL"])
 
     def generation(self) -> int:
         client = self.client()
@@ -214,7 +177,7 @@ class Cluster:
         )
 
 
-def new_cluster(kafka: str, redis_url: str, tmp: Path) -> Cluster:
+def new_deployment(kafka: str, redis_url: str, tmp: Path) -> LiveDeployment:
     tag = "t" + uuid.uuid4().hex[:8]
     env = {k: v for k, v in os.environ.items() if not k.startswith("FR_")}
     env.update(
@@ -227,11 +190,11 @@ def new_cluster(kafka: str, redis_url: str, tmp: Path) -> Cluster:
         FR_EMBEDDER="hashing",
         FR_DATA_DIR=str(tmp / "data"),
     )
-    return Cluster(env, tmp)
+    return LiveDeployment(env, tmp)
 
 
 def drop_keys(redis_url: str, prefix: str) -> None:
-    client = redis.Redis.from_url(redis_url)
+    client = connect(redis_url)
     for key in client.scan_iter(f"{prefix}*", count=1000):
         client.delete(key)
     client.close()
