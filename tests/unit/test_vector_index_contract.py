@@ -487,3 +487,28 @@ def test_server_errors_become_storage_errors() -> None:
             QdrantServerIndex(client, "facts", DIM)
     finally:
         client.close()
+
+
+def test_an_index_built_with_the_stores_idf_asks_for_a_replay(tmp_path: Path) -> None:
+    """Before per-user statistics the sparse vectors had Qdrant's IDF modifier and no term
+    payload: such an index cannot answer the new queries, and says how to rebuild it."""
+    import qdrant_edge as qe
+    from qdrant_client import models
+
+    old = qe.EdgeConfig(
+        vectors={"dense": qe.EdgeVectorParams(size=DIM, distance=qe.Distance.Dot)},
+        sparse_vectors={"bm25": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+    )
+    (tmp_path / "edge").mkdir()
+    qe.EdgeShard.create(str(tmp_path / "edge"), old).close()
+    with pytest.raises(StorageError, match="frecall replay"):
+        QdrantEdgeIndex(tmp_path / "edge", DIM)
+    client = QdrantClient(location=":memory:")
+    client.create_collection(
+        "facts",
+        vectors_config={"dense": models.VectorParams(size=DIM, distance=models.Distance.DOT)},
+        sparse_vectors_config={"bm25": models.SparseVectorParams(modifier=models.Modifier.IDF)},
+    )
+    with pytest.raises(StorageError, match="replay --from-kafka"):
+        QdrantServerIndex(client, "facts", DIM)
+    client.close()
