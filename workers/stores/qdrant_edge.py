@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -34,6 +35,7 @@ from schemas.records import FactRecord, Lifecycle
 from workers.errors import StorageError
 from workers.ports import Hit, IndexedFact, SearchFilter, SparseVector, TermCounts
 from workers.stores import qdrant_payload as layout
+from workers.stores.search_plan import SearchPlan
 from workers.stores.stable_top import stable_top
 
 log = logging.getLogger(__name__)
@@ -50,10 +52,20 @@ class QdrantEdgeIndex:
     Reopening a directory keeps its data; opening it with another `dim` raises `StorageError`.
     """
 
-    def __init__(self, path: Path, dim: int) -> None:
+    def __init__(self, path: Path, dim: int, plan: SearchPlan | None = None) -> None:
         self._path = Path(path)
         self._dim = dim
+        self._plan = plan or SearchPlan()
         self._write_lock = threading.Lock()
+        # Facts per user and per (user, term), counted by the store and forgotten on every
+        # write of that user: every search asks the first (`SearchPlan`), every lexical
+        # query both (`term_counts`: counting a term over a large user's facts costs
+        # milliseconds, and a user's questions reuse their words). `_writes` is odd while a
+        # write is under way (a seqlock): a count that overlapped a write is answered but
+        # not kept, so what is kept is always the count of the facts stored now.
+        self._sizes: dict[str, int] = {}
+        self._terms: dict[str, dict[int, int]] = {}
+        self._writes = 0
         self._closed = False
         self._shard = self._calling("open", self._open)
 
@@ -64,7 +76,7 @@ class QdrantEdgeIndex:
         if not items:
             return
         points = [_edge_point(layout.to_point(item)) for item in items]
-        with self._write_lock:
+        with self._write_lock, self._writing(user_id):
             self._calling("upsert", self._shard.update, qe.UpdateOperation.upsert_points(points))
 
     def update_lifecycle(self, user_id: str, updates: Mapping[str, Lifecycle]) -> None:
@@ -78,7 +90,7 @@ class QdrantEdgeIndex:
                 self._calling("update_lifecycle", self._shard.update, op)
 
     def delete(self, user_id: str, edge_ids: Sequence[str]) -> int:
-        with self._write_lock:
+        with self._write_lock, self._writing(user_id):
             ids = [r.id for r in self._retrieve(user_id, edge_ids, ["user_id"])]
             if ids:
                 op = qe.UpdateOperation.delete_points(ids)
@@ -86,8 +98,8 @@ class QdrantEdgeIndex:
             return len(ids)
 
     def delete_user(self, user_id: str) -> int:
-        with self._write_lock:
-            existing = self.count(user_id)
+        with self._write_lock, self._writing(user_id):
+            existing = self._count(user_id)
             if existing:
                 op = qe.UpdateOperation.delete_points_by_filter(_owner_filter(user_id))
                 self._calling("delete_user", self._shard.update, op)
@@ -103,7 +115,8 @@ class QdrantEdgeIndex:
         self, user_id: str, vector: np.ndarray, limit: int, flt: SearchFilter
     ) -> list[Hit]:
         query = qe.Query.Nearest(layout.unit(vector).tolist(), using=layout.DENSE)
-        return self._search("search_dense", user_id, query, limit, flt)
+        approximate = self._plan.approximate(self.count(user_id))
+        return self._search("search_dense", user_id, query, limit, flt, approximate=approximate)
 
     def search_sparse(
         self, user_id: str, sparse: SparseVector, limit: int, flt: SearchFilter
@@ -115,12 +128,20 @@ class QdrantEdgeIndex:
         return self._search("search_sparse", user_id, query, limit, flt, with_sparse=True)
 
     def term_counts(self, user_id: str, terms: Sequence[int]) -> TermCounts:
+        seen = self._writes
         facts = self.count(user_id)
+        known = self._terms.get(user_id, {})
         containing = {}
         for term in dict.fromkeys(terms):
-            request = qe.CountRequest(exact=True, filter=_owner_filter(user_id, term))
-            found = self._calling("term_counts", self._shard.count, request) if facts else 0
-            containing[term] = int(found)
+            found = known.get(term)
+            if found is None:
+                request = qe.CountRequest(exact=True, filter=_owner_filter(user_id, term))
+                found = (
+                    int(self._calling("term_counts", self._shard.count, request)) if facts else 0
+                )
+            containing[term] = found
+        if seen % 2 == 0 and seen == self._writes:
+            self._terms.setdefault(user_id, {}).update(containing)
         return TermCounts(facts, containing)
 
     def scroll(self, user_id: str) -> Iterator[FactRecord]:
@@ -140,9 +161,16 @@ class QdrantEdgeIndex:
                 return
 
     def count(self, user_id: str | None = None) -> int:
-        flt = None if user_id is None else _owner_filter(user_id)
-        request = qe.CountRequest(exact=True, filter=flt)
-        return int(self._calling("count", self._shard.count, request))
+        if user_id is None:
+            return self._count(None)
+        known = self._sizes.get(user_id)
+        if known is not None:
+            return known
+        seen = self._writes
+        counted = self._count(user_id)
+        if seen % 2 == 0 and seen == self._writes:
+            self._sizes[user_id] = counted
+        return counted
 
     def close(self) -> None:
         """Flush and release the directory; closing twice is harmless."""
@@ -169,10 +197,31 @@ class QdrantEdgeIndex:
 
     # -- internals ----------------------------------------------------------------------
 
+    def _count(self, user_id: str | None) -> int:
+        flt = None if user_id is None else _owner_filter(user_id)
+        request = qe.CountRequest(exact=True, filter=flt)
+        return int(self._calling("count", self._shard.count, request))
+
+    @contextmanager
+    def _writing(self, user_id: str) -> Iterator[None]:
+        """Around a write of `user_id`'s facts (under the write lock): its count is stale."""
+        self._writes += 1
+        self._forget_counts(user_id)
+        try:
+            yield
+        finally:
+            self._forget_counts(user_id)
+            self._writes += 1
+
+    def _forget_counts(self, user_id: str) -> None:
+        self._sizes.pop(user_id, None)
+        self._terms.pop(user_id, None)
+
     def _open(self) -> qe.EdgeShard:
         config = qe.EdgeConfig(
             vectors={layout.DENSE: qe.EdgeVectorParams(size=self._dim, distance=qe.Distance.Dot)},
             sparse_vectors={layout.SPARSE: qe.EdgeSparseVectorParams()},
+            hnsw_config=_TENANT_HNSW,
         )
         if (self._path / _CONFIG_FILE).exists():
             # Passing the config makes Qdrant Edge check it against the stored segments.
@@ -207,19 +256,21 @@ class QdrantEdgeIndex:
         flt: SearchFilter,
         *,
         with_sparse: bool = False,
+        approximate: bool = False,
     ) -> list[Hit]:
         if limit <= 0 or layout.is_empty(flt):
             return []
         vectors = [layout.DENSE, layout.SPARSE] if with_sparse else [layout.DENSE]
 
         def fetch(n: int) -> list[Hit]:
+            params = qe.SearchParams(hnsw_ef=self._plan.beam(n)) if approximate else _EXACT
             request = qe.QueryRequest(
                 limit=n,
                 query=query,
                 filter=_search_filter(user_id, flt),
                 with_payload=True,
                 with_vector=vectors,
-                params=_EXACT,
+                params=params,
             )
             points = self._calling(operation, self._shard.query, request)
             hits = []
@@ -262,6 +313,12 @@ class QdrantEdgeIndex:
 
 #: Exact search: scores must not depend on an approximate index's build history.
 _EXACT = qe.SearchParams(exact=True)
+#: HNSW for many small tenants and a few huge ones (Qdrant's multitenancy layout): no
+#: graph over all points (`m=0`: no search crosses users), a graph per tenant (`payload_m`
+#: on the `is_tenant` field) built only for tenants too large to scan (Qdrant scans a
+#: filter matching fewer than `full_scan_threshold` KB of vectors, ≈ 6,600 of 384-d).
+#: Built by `optimize`. A shard created before keeps its data: the config is rewritten.
+_TENANT_HNSW = qe.HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000, payload_m=16)
 
 
 def _payload_indexes() -> dict[str, Any]:

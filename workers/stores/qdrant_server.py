@@ -31,6 +31,7 @@ from schemas.records import FactRecord, Lifecycle
 from workers.errors import StorageError
 from workers.ports import Hit, IndexedFact, SearchFilter, SparseVector, TermCounts
 from workers.stores import qdrant_payload as layout
+from workers.stores.search_plan import SearchPlan
 from workers.stores.stable_top import stable_top
 
 log = logging.getLogger(__name__)
@@ -54,10 +55,13 @@ class QdrantServerIndex:
     The index owns the client from here on: `close()` closes it.
     """
 
-    def __init__(self, client: QdrantClient, collection: str, dim: int) -> None:
+    def __init__(
+        self, client: QdrantClient, collection: str, dim: int, plan: SearchPlan | None = None
+    ) -> None:
         self._client = client
         self._collection = collection
         self._dim = dim
+        self._plan = plan or SearchPlan()
         self._calling("open", self._ensure_collection)
 
     # -- writes -------------------------------------------------------------------------
@@ -110,7 +114,11 @@ class QdrantServerIndex:
         self, user_id: str, vector: np.ndarray, limit: int, flt: SearchFilter
     ) -> list[Hit]:
         query = layout.unit(vector).tolist()
-        return self._search("search_dense", user_id, query, layout.DENSE, limit, flt)
+        # Several processes may write the collection: the user's size is counted each time.
+        approximate = self._plan.approximate(self.count(user_id))
+        return self._search(
+            "search_dense", user_id, query, layout.DENSE, limit, flt, approximate=approximate
+        )
 
     def search_sparse(
         self, user_id: str, sparse: SparseVector, limit: int, flt: SearchFilter
@@ -179,6 +187,7 @@ class QdrantServerIndex:
                         )
                     },
                     sparse_vectors_config={layout.SPARSE: models.SparseVectorParams()},
+                    hnsw_config=_TENANT_HNSW,
                 )
                 log.info("created Qdrant collection %s (dim %d)", self._collection, self._dim)
             except _CLIENT_ERRORS:
@@ -224,6 +233,8 @@ class QdrantServerIndex:
         using: str,
         limit: int,
         flt: SearchFilter,
+        *,
+        approximate: bool = False,
     ) -> list[Hit]:
         if limit <= 0 or layout.is_empty(flt):
             return []
@@ -243,7 +254,9 @@ class QdrantServerIndex:
                     query=query,
                     using=using,
                     query_filter=_search_filter(user_id, flt),
-                    search_params=_EXACT,
+                    search_params=(
+                        models.SearchParams(hnsw_ef=self._plan.beam(n)) if approximate else _EXACT
+                    ),
                     limit=n,
                     with_payload=True,
                     with_vectors=vectors,
@@ -301,6 +314,11 @@ _INDEXES: dict[
 }
 #: Exact search: scores must not depend on an approximate index's build history.
 _EXACT = models.SearchParams(exact=True)
+#: Qdrant's multitenancy layout (see `qdrant_edge._TENANT_HNSW`): no graph across users,
+#: one per tenant large enough to need it; the server builds them in the background.
+_TENANT_HNSW = models.HnswConfigDiff(
+    m=0, payload_m=16, ef_construct=100, full_scan_threshold=10_000
+)
 
 
 def _point_struct(point: layout.PointData) -> models.PointStruct:
