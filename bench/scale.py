@@ -159,9 +159,11 @@ def _measure_step(
     row["disk_bytes_per_fact"] = round(row["disk_mb"] * 2**20 / size)
     if size <= args.replay_up_to:
         print(f"bench scale: replaying {size} facts", file=sys.stderr)
-        replay = deployment.replay()
-        row["replay_s"] = round(replay.seconds, 1)
-        row["replay_edges_per_s"] = replay.edges_per_s
+        start = time.perf_counter()
+        replay = deployment.replay()  # and the HNSW build after it (wall time of the call)
+        replay_s = time.perf_counter() - start
+        row["replay_s"] = round(replay_s, 1)
+        row["replay_edges_per_s"] = round(replay.edges / replay_s, 1)
     else:
         row["replay_s"] = row["replay_edges_per_s"] = None
     return row

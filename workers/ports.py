@@ -67,6 +67,10 @@ class Hit:
     dense: np.ndarray | None = None
     sparse: SparseVector | None = None
 
+    @property
+    def edge_id(self) -> str:
+        return self.record.edge_id
+
 
 @dataclass(frozen=True, slots=True)
 class SearchFilter:

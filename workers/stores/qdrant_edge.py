@@ -36,7 +36,7 @@ from workers.errors import StorageError
 from workers.ports import Hit, IndexedFact, SearchFilter, SparseVector, TermCounts
 from workers.stores import qdrant_payload as layout
 from workers.stores.search_plan import SearchPlan
-from workers.stores.stable_top import stable_top
+from workers.stores.stable_top import ScoredId, stable_top
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +68,15 @@ class QdrantEdgeIndex:
         self._writes = 0
         self._closed = False
         self._shard = self._calling("open", self._open)
+
+    @property
+    def plan(self) -> SearchPlan:
+        """When searches are exact; benchmarks set it to compare both paths on one shard."""
+        return self._plan
+
+    @plan.setter
+    def plan(self, plan: SearchPlan) -> None:
+        self._plan = plan
 
     # -- writes -------------------------------------------------------------------------
 
@@ -262,28 +271,40 @@ class QdrantEdgeIndex:
             return []
         vectors = [layout.DENSE, layout.SPARSE] if with_sparse else [layout.DENSE]
 
-        def fetch(n: int) -> list[Hit]:
+        def fetch(n: int) -> list[ScoredId]:
             params = qe.SearchParams(hnsw_ef=self._plan.beam(n)) if approximate else _EXACT
             request = qe.QueryRequest(
                 limit=n,
                 query=query,
                 filter=_search_filter(user_id, flt),
-                with_payload=True,
-                with_vector=vectors,
+                with_payload=_EDGE_ID,
+                with_vector=False,
                 params=params,
             )
             points = self._calling(operation, self._shard.query, request)
-            hits = []
-            for point in points:
-                # The query path reads σ from `dense`; rebuilding the edge's embedding blob
-                # for every hit would cost more than the search itself (base64 of 384 floats).
-                record = _record(point.payload, None, restore_embedding=False)
-                sparse = layout.sparse_of(point.vector) if with_sparse else None
-                dense = layout.dense_of(point.vector)
-                hits.append(Hit(record, float(point.score), dense, sparse))
-            return hits
+            return [ScoredId(float(p.score), (p.payload or {})["edge_id"], p.id) for p in points]
 
-        return stable_top(fetch, limit)
+        # Cut on scores and ids alone: equal scores (the same words, the same text) can make
+        # the cut ask for many more hits than are kept, and reading a record costs more than
+        # finding it. Then one read of the kept hits' records and vectors.
+        kept = stable_top(fetch, limit)
+        if not kept:
+            return []
+        records = self._calling(
+            operation, self._shard.retrieve, [k.point_id for k in kept], True, vectors
+        )
+        by_id = {r.id: r for r in records}
+        hits = []
+        for k in kept:
+            point = by_id.get(k.point_id)
+            if point is None:
+                continue  # erased between the search and the read
+            # The query path reads σ from `dense`; rebuilding the edge's embedding blob for
+            # every hit would cost more than the search itself (base64 of 384 floats).
+            record = _record(point.payload, None, restore_embedding=False)
+            sparse = layout.sparse_of(point.vector) if with_sparse else None
+            hits.append(Hit(record, k.score, layout.dense_of(point.vector), sparse))
+        return hits
 
     def _retrieve(
         self,
@@ -313,6 +334,8 @@ class QdrantEdgeIndex:
 
 #: Exact search: scores must not depend on an approximate index's build history.
 _EXACT = qe.SearchParams(exact=True)
+#: The payload a search reads before the cut.
+_EDGE_ID = ["edge_id"]
 #: HNSW for many small tenants and a few huge ones (Qdrant's multitenancy layout): no
 #: graph over all points (`m=0`: no search crosses users), a graph per tenant (`payload_m`
 #: on the `is_tenant` field) built only for tenants too large to scan (Qdrant scans a

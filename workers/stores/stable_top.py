@@ -12,11 +12,34 @@ too).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 
-from workers.ports import Hit
+
+class Ranked(Protocol):
+    """What the cut needs of a hit: its score and its edge id (`workers.ports.Hit`)."""
+
+    @property
+    def score(self) -> float: ...
+
+    @property
+    def edge_id(self) -> str: ...
 
 
-def stable_top(fetch: Callable[[int], list[Hit]], limit: int) -> list[Hit]:
+R = TypeVar("R", bound=Ranked)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredId:
+    """A hit before its record is read: adapters cut on these (ties can make the store
+    return many more hits than are kept), then read the records of the kept ones only."""
+
+    score: float
+    edge_id: str
+    point_id: Any
+
+
+def stable_top(fetch: Callable[[int], list[R]], limit: int) -> list[R]:
     """The `limit` best of `fetch(n)` (the store's best n by score) by (-score, edge id)."""
     if limit <= 0:
         return []
@@ -29,5 +52,5 @@ def stable_top(fetch: Callable[[int], list[Hit]], limit: int) -> list[Hit]:
         if scores[-1] < scores[limit - 1]:
             break  # everything tying with the cut is among the hits
         n *= 2
-    hits.sort(key=lambda h: (-h.score, h.record.edge_id))
+    hits.sort(key=lambda h: (-h.score, h.edge_id))
     return hits[:limit]
