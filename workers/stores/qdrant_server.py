@@ -32,7 +32,7 @@ from workers.errors import StorageError
 from workers.ports import Hit, IndexedFact, SearchFilter, SparseVector, TermCounts
 from workers.stores import qdrant_payload as layout
 from workers.stores.search_plan import SearchPlan
-from workers.stores.stable_top import stable_top
+from workers.stores.stable_top import ScoredId, stable_top
 
 log = logging.getLogger(__name__)
 
@@ -241,7 +241,7 @@ class QdrantServerIndex:
         with_sparse = using == layout.SPARSE
         vectors = [layout.DENSE, layout.SPARSE] if with_sparse else [layout.DENSE]
 
-        def fetch(n: int) -> list[Hit]:
+        def fetch(n: int) -> list[ScoredId]:
             with warnings.catch_warnings():
                 # Local mode warns that it is always exact; a server needs to be told.
                 warnings.filterwarnings(
@@ -258,17 +258,37 @@ class QdrantServerIndex:
                         models.SearchParams(hnsw_ef=self._plan.beam(n)) if approximate else _EXACT
                     ),
                     limit=n,
-                    with_payload=True,
-                    with_vectors=vectors,
+                    with_payload=["edge_id"],
+                    with_vectors=False,
                 )
-            hits = []
-            for point in response.points:
-                record = _record(point.payload, None)  # search hit: σ comes from `dense`
-                sparse = layout.sparse_of(point.vector) if with_sparse else None
-                hits.append(Hit(record, float(point.score), layout.dense_of(point.vector), sparse))
-            return hits
+            return [
+                ScoredId(float(p.score), (p.payload or {})["edge_id"], p.id)
+                for p in response.points
+            ]
 
-        return stable_top(fetch, limit)
+        # As in `qdrant_edge`: cut on scores and ids (ties may ask for many hits), then read
+        # the kept hits' records and vectors at once.
+        kept = stable_top(fetch, limit)
+        if not kept:
+            return []
+        records = self._calling(
+            operation,
+            self._client.retrieve,
+            self._collection,
+            [k.point_id for k in kept],
+            with_payload=True,
+            with_vectors=vectors,
+        )
+        by_id = {str(r.id): r for r in records}
+        hits = []
+        for k in kept:
+            point = by_id.get(str(k.point_id))
+            if point is None:
+                continue  # erased between the search and the read
+            record = _record(point.payload, None)  # search hit: σ comes from `dense`
+            sparse = layout.sparse_of(point.vector) if with_sparse else None
+            hits.append(Hit(record, k.score, layout.dense_of(point.vector), sparse))
+        return hits
 
     def _retrieve(
         self,

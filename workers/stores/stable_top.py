@@ -40,7 +40,13 @@ class ScoredId:
 
 
 def stable_top(fetch: Callable[[int], list[R]], limit: int) -> list[R]:
-    """The `limit` best of `fetch(n)` (the store's best n by score) by (-score, edge id)."""
+    """The `limit` best of `fetch(n)` (the store's best n by score) by (-score, edge id).
+
+    While the cut ties, it asks for four times as many: a question's common word can tie
+    hundreds of facts, and each request scores the user's facts again (measured against
+    doubling and against one request for every hit above the cut's score, which Qdrant
+    answers slowest of the three).
+    """
     if limit <= 0:
         return []
     n = limit + 1
@@ -51,6 +57,6 @@ def stable_top(fetch: Callable[[int], list[R]], limit: int) -> list[R]:
         scores = sorted((h.score for h in hits), reverse=True)
         if scores[-1] < scores[limit - 1]:
             break  # everything tying with the cut is among the hits
-        n *= 2
+        n *= 4
     hits.sort(key=lambda h: (-h.score, h.edge_id))
     return hits[:limit]
