@@ -12,8 +12,9 @@ Sparse vectors carry BM25 term-frequency weights without Qdrant's IDF modifier: 
 Edge keeps its IDF statistics for the whole shard (every user) and leaves deleted points in
 them until the shard is reopened, so one user's words, and erased ones, would move another
 user's scores. Per-user document frequencies come from `term_counts` (counts over the
-integer-indexed `terms` payload), exact and live. Searches are exact (`SearchParams(exact)`:
-no HNSW approximation even once `optimize` built one) and cut by (score, edge id).
+integer-indexed `terms` payload), exact and live. Searches are exact (`SearchParams(exact)`)
+for users up to the `SearchPlan`'s size and approximate (HNSW, built by `optimize`) for the
+dense searches of larger ones, and cut by (score, edge id) (workers/stores/search_plan.py).
 
 qdrant-edge-py raises bare `Exception`s; every call into it goes through `_calling`, which
 turns them into `StorageError`.

@@ -5,8 +5,9 @@ The same code runs against qdrant-client's local mode (`QdrantClient(":memory:")
 `qdrant_payload`. The collection is created on first use with the payload indexes; an existing
 collection must have the same vector configuration, or the constructor raises `StorageError`.
 
-Sparse vectors have no IDF modifier and searches are exact and cut by (score, edge id): see
-the `VectorIndex` port and `qdrant_edge`'s docstring for why.
+Sparse vectors have no IDF modifier and searches are cut by (score, edge id), exact except the
+dense searches of users above the `SearchPlan` size (HNSW, which the server builds in the
+background): see the `VectorIndex` port and `qdrant_edge`'s docstring for why.
 
 `update_lifecycle` reads a record and writes it back: it assumes one writer per user at a
 time, which partitioning the lifecycle stage by user_id provides.
