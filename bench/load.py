@@ -115,8 +115,8 @@ def _wait_healthy(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
 
 
 @contextmanager
-def _deployment(kind: str, base: Settings, args: argparse.Namespace) -> Iterator[str]:
-    """A serving process (and workers) for `kind`; yields its base URL."""
+def _deployment(kind: str, base: Settings, args: argparse.Namespace) -> Iterator[tuple[str, str]]:
+    """A serving process (and workers) for `kind`; yields its base URL and namespace."""
     name = f"load-{uuid.uuid4().hex[:8]}"
     data_dir = Path(tempfile.mkdtemp(prefix=f"frecall-bench-{name}-"))
     update: dict[str, Any] = {"data_dir": data_dir, "embedder": args.embedder, "qdrant_url": None}
@@ -148,7 +148,7 @@ def _deployment(kind: str, base: Settings, args: argparse.Namespace) -> Iterator
         _wait_healthy(url, server, log)
         if workers:
             wait_joined(settings.kafka_bootstrap or "", name, workers)
-        yield url
+        yield url, name
     finally:
         _stop(processes)
         if kind == "distributed":
@@ -163,8 +163,8 @@ def _deployment(kind: str, base: Settings, args: argparse.Namespace) -> Iterator
 
 def _one(kind: str, base: Settings, args: argparse.Namespace) -> dict[str, Any]:
     load = Load(args.users, args.writers, args.readers, args.seconds, args.batch, args.seed)
-    with _deployment(kind, base, args) as url:
-        say(f"bench load: {kind} at {url}: {args.writers} writers, {args.readers} readers")
+    with _deployment(kind, base, args) as (url, name):
+        say(f"bench load: {kind} at {url}, namespace {name}")
         tally, seconds = asyncio.run(drive(url, load))
         settle = args.settle if kind == "distributed" else 0.0
         lost, export = missing_after_export(url, tally.written, settle)
