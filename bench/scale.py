@@ -20,6 +20,11 @@ At each size, through the `Deployment` port (the product's own paths):
   `--replay-up-to`, to bound the run);
 * resident memory of the process (VmRSS) and disk of the data dir, per fact.
 
+Sizes above `--direct-above` are loaded straight into the vector index instead
+(`bench.scale_direct`: the product's one-fact-at-a-time ingest would take hours for a
+million facts on two cores): their rows measure queries, memory and disk at that size, not
+ingest or replay.
+
 Vectors: the hashing embedder (`workers/embedding/hashing.py`: feature hashing of the
 text, deterministic, no model), so that a million facts fit in a bounded run on two cores;
 `frecall bench query` measures the MiniLM path. Each size's query baseline is the
@@ -43,9 +48,11 @@ from typing import Any
 
 import numpy as np
 
+from bench import scale_direct
 from bench.corpus import generate_facts, generate_queries
 from bench.stats import pct
 from frecall.deployment import Deployment
+from frecall.embedded.deployment import EmbeddedDeployment, IndexBuilder
 from frecall.settings import Settings
 from frecall.wiring import open_deployment
 from schemas.query import QueryRequest
@@ -119,17 +126,32 @@ def _measure_step(
     args: argparse.Namespace,
     end: datetime,
 ) -> dict[str, Any]:
-    corpus = root / f"step{step}.jsonl"
-    with corpus.open("w", encoding="utf-8") as fh:
-        for line in step_facts(added, step, shares, end):
-            fh.write(line + "\n")
-    print(f"bench scale: ingesting {added} facts (to {size})", file=sys.stderr)
-    start = time.perf_counter()
-    report = deployment.ingest_edges(read_jsonl(corpus, EdgeInput), str(corpus))
-    ingest_s = time.perf_counter() - start
-    corpus.unlink()
-    if not report.ok or report.accepted != added:
-        raise BenchError("scale", f"at {size} facts", f"ingest accepted {report.accepted}")
+    direct = args.direct_above is not None and size > args.direct_above
+    row: dict[str, Any] = {"facts": size, "loaded": "direct" if direct else "ingest"}
+    if direct:
+        app = deployment.app if isinstance(deployment, EmbeddedDeployment) else None
+        if app is None:
+            raise BenchError("scale", "--direct-above", "needs the embedded deployment")
+        print(f"bench scale: loading {added} facts into the index (to {size})", file=sys.stderr)
+        lines = step_facts(added, step, shares, end)
+        scale_direct.load(lines, app.vectors, app.embedder, app.policy, added)
+        if isinstance(app.vectors, IndexBuilder):
+            app.vectors.optimize()
+        row["ingest_s"] = row["ingest_facts_per_s"] = None
+    else:
+        corpus = root / f"step{step}.jsonl"
+        with corpus.open("w", encoding="utf-8") as fh:
+            for line in step_facts(added, step, shares, end):
+                fh.write(line + "\n")
+        print(f"bench scale: ingesting {added} facts (to {size})", file=sys.stderr)
+        start = time.perf_counter()
+        report = deployment.ingest_edges(read_jsonl(corpus, EdgeInput), str(corpus))
+        ingest_s = time.perf_counter() - start
+        corpus.unlink()
+        if not report.ok or report.accepted != added:
+            raise BenchError("scale", f"at {size} facts", f"ingest accepted {report.accepted}")
+        row["ingest_s"] = round(ingest_s, 1)
+        row["ingest_facts_per_s"] = round(added / ingest_s, 1)
     # `users()` reads the log and every fact: a count per user is what is needed here.
     stored = {u: deployment.count(u) for u in shares}
     present = sorted(u for u in shares if stored.get(u))
@@ -140,12 +162,9 @@ def _measure_step(
     heavy = _time_queries(
         deployment, [(largest, q) for q in generate_queries(args.queries, step, largest)]
     )
-    row: dict[str, Any] = {
-        "facts": size,
+    row |= {
         "users_with_facts": len(present),
         "largest_user_facts": stored[largest],
-        "ingest_s": round(ingest_s, 1),
-        "ingest_facts_per_s": round(added / ingest_s, 1),
         "query_p50_ms": pct(mixed, 50),
         "query_p95_ms": pct(mixed, 95),
         "query_p99_ms": pct(mixed, 99),
@@ -157,7 +176,8 @@ def _measure_step(
     }
     row["rss_bytes_per_fact"] = round(row["rss_mb"] * 2**20 / size)
     row["disk_bytes_per_fact"] = round(row["disk_mb"] * 2**20 / size)
-    if size <= args.replay_up_to:
+    # A replay rebuilds from the log, which a direct load does not write.
+    if size <= args.replay_up_to and not direct:
         print(f"bench scale: replaying {size} facts", file=sys.stderr)
         start = time.perf_counter()
         replay = deployment.replay()  # and the HNSW build after it (wall time of the call)

@@ -9,6 +9,7 @@ from typing import Any
 
 _COLUMNS = (
     ("facts", "facts", "{:>9}"),
+    ("loaded", "loaded", "{:>7}"),
     ("largest_user_facts", "largest", "{:>8}"),
     ("ingest_facts_per_s", "ingest/s", "{:>9.0f}"),
     ("replay_edges_per_s", "replay/s", "{:>9}"),

@@ -140,17 +140,23 @@ def test_bench_embedders_rejects_an_unknown_embedder(capsys: pytest.CaptureFixtu
 
 def test_bench_scale_with_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     report = tmp_path / "report"
-    got = run_json(capsys, "bench", "scale", "--sizes", "120,300", "--users", "40",
+    got = run_json(capsys, "bench", "scale", "--sizes", "120,300,600", "--users", "40",
                    "--queries", "3", "--data-dir", str(tmp_path / "d"), "--report", str(report),
-                   "--json")  # fmt: skip
-    assert [row["facts"] for row in got["rows"]] == [120, 300]
-    for row in got["rows"]:
-        assert row["ingest_facts_per_s"] > 0 and row["replay_edges_per_s"] > 0
+                   "--direct-above", "300", "--json")  # fmt: skip
+    rows = got["rows"]
+    assert [row["facts"] for row in rows] == [120, 300, 600]
+    assert [row["loaded"] for row in rows] == ["ingest", "ingest", "direct"]
+    for row in rows:
         assert row["query_p50_ms"] <= row["query_p99_ms"]
         assert row["disk_bytes_per_fact"] > 0 and row["rss_bytes_per_fact"] > 0
         # Zipf: the largest user holds more than an equal share.
         assert row["largest_user_facts"] > row["facts"] / row["users_with_facts"]
-    assert (report / "scale.md").read_text().count("\n| ") == 3
+    for row in rows[:2]:
+        assert row["ingest_facts_per_s"] > 0 and row["replay_edges_per_s"] > 0
+    # A direct load measures the store at its size, not the product's write paths.
+    assert rows[2]["ingest_facts_per_s"] is None and rows[2]["replay_edges_per_s"] is None
+    assert rows[2]["largest_user_facts"] > rows[1]["largest_user_facts"]
+    assert (report / "scale.md").read_text().count("\n| ") == 4
     assert_png(report / "scale.png")
 
 
