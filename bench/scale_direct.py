@@ -8,8 +8,7 @@ batches, each as a current (active) fact with its embedding and BM25 vector, exa
 the lifecycle stage would index a fact nothing supersedes: the store the queries search
 has the size asked for, so query latency, resident memory and disk are measured at that
 size; ingest and replay rates are not (they are the product's paths, which this skips),
-and the log and the slot index do not grow. Then the HNSW graphs are built as after any
-bulk write.
+and the log and the slot index do not grow. The HNSW graphs are not built (see `bench.scale`).
 """
 
 from __future__ import annotations

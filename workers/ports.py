@@ -112,8 +112,8 @@ class VectorIndex(Protocol):
     Searches are deterministic: results are ordered by score, then by edge id, and the cut
     at `limit` follows that order, so the same facts give the same hits whatever order they
     were written in. They are exact, except the dense searches of users above the adapter's
-    `SearchPlan` size (workers/stores/search_plan.py), which may use an HNSW graph. The store applies no
-    statistics of its own to sparse vectors (no IDF modifier): inverse document
+    `SearchPlan` size (workers/stores/search_plan.py), which may use an HNSW graph. The
+    store applies no statistics of its own to sparse vectors (no IDF modifier): inverse document
     frequencies are the caller's, from `term_counts` over one user's facts
     (docs/architecture.md, "Lexical statistics").
     """

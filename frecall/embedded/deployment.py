@@ -60,7 +60,7 @@ BULK_WRITE = 5_000
 class IndexBuilder(Protocol):
     """A vector index whose approximate index is built on demand (Qdrant Edge)."""
 
-    def optimize(self) -> bool: ...
+    def build_graphs(self) -> bool: ...
 
 
 class EmbeddedDeployment:
@@ -146,12 +146,13 @@ class EmbeddedDeployment:
 
     def _build_index_after(self, written: int) -> None:
         """Build the vector index's HNSW graphs after a bulk write (workers/stores/
-        search_plan.py): Qdrant Edge has no background optimizer, and a build holds the
-        writes for seconds to minutes, so small writes (an HTTP request's) never pay it;
-        large users' searches stay exact until a bulk load or a replay builds them."""
+        search_plan.py) when a user is large enough to use one: Qdrant Edge has no
+        background optimizer, and a build holds the writes for seconds to minutes, so small
+        writes (an HTTP request's) never pay it; large users' searches stay exact until a
+        bulk load or a replay builds them."""
         vectors = self.app.vectors
         if written >= BULK_WRITE and isinstance(vectors, IndexBuilder):
-            vectors.optimize()
+            vectors.build_graphs()
 
     def query(
         self,

@@ -98,3 +98,14 @@ def test_qdrant_edge_counts_stay_live_through_every_write(tmp_path: Path) -> Non
         assert (reopened.count("u1"), reopened.count("u2")) == (0, 1)
     finally:
         reopened.close()
+
+
+def test_graphs_are_built_only_when_some_user_is_large_enough_to_use_them(tmp_path: Path) -> None:
+    small = QdrantEdgeIndex(tmp_path / "small", DIM, SearchPlan(exact_max_facts=3))
+    try:
+        small.upsert("u1", [fact("u1", f"e{i}") for i in range(3)])
+        assert not small.build_graphs()  # every search is exact: a build would be wasted
+        small.upsert("u2", [fact("u2", f"e{i}") for i in range(4)])
+        assert small.build_graphs()
+    finally:
+        small.close()
