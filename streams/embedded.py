@@ -20,7 +20,7 @@ from streams.progress import Progress
 from workers.app import App
 from workers.embedding.attach import with_embeddings
 from workers.errors import ExtractionError, FRError, InputError
-from workers.extraction.stage import SessionContext, edges_for_turn
+from workers.extraction.stage import SessionContext, edges_for_turn, extraction_turn
 from workers.inputs import EdgeInput, read_jsonl
 from workers.lifecycle.service import ForgetReceipt
 from workers.ports import FactExtractor
@@ -146,8 +146,9 @@ class EmbeddedPipeline:
                     self._problem(source, position, turn.reason, raw, report)
                     report.rejected += 1
                     continue
+                window = extraction_turn(turn)  # a long turn: its bounded window
                 try:
-                    facts = extractor.extract(turn, context.recent(turn))
+                    facts = extractor.extract(window, context.recent(turn))
                 except ExtractionError as exc:
                     detail = getattr(exc, "raw_response", None)
                     reason = f"extraction failed: {exc}" + (
@@ -157,7 +158,7 @@ class EmbeddedPipeline:
                     report.failed += 1
                     facts = []
                 finally:
-                    context.add(turn)
+                    context.add(window)
                 report.turns += 1
                 pending += [
                     _Pending(source, position, raw, edge) for edge in edges_for_turn(turn, facts)

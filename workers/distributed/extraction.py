@@ -15,7 +15,7 @@ from workers.distributed.messages import Outgoing, Received, brief, dead_letter
 from workers.embedding.attach import with_embeddings
 from workers.errors import ExtractionError
 from workers.extraction.model import ExtractedFact
-from workers.extraction.stage import edges_for_turn
+from workers.extraction.stage import edges_for_turn, extraction_turn
 from workers.ports import Embedder, FactExtractor
 
 
@@ -57,6 +57,7 @@ class ExtractionHandler:
                 continue
             if self._context.erased(turn.user_id, "", turn.timestamp):
                 continue  # said before its user's erasure: not even kept as context
+            window = extraction_turn(turn)  # a long turn: its bounded window
             cached = self._context.extracted(turn)
             try:
                 if cached is not None:
@@ -64,7 +65,7 @@ class ExtractionHandler:
                     # that would answer differently now (edge ids are positional).
                     facts = cached
                 else:
-                    facts = self._extractor.extract(turn, self._context.recent(turn))
+                    facts = self._extractor.extract(window, self._context.recent(turn))
                     self._context.remember_extracted(turn, facts)
             except ExtractionError as exc:
                 detail = getattr(exc, "raw_response", None)
@@ -73,7 +74,7 @@ class ExtractionHandler:
                 )
                 out.append(dead_letter(message, reason))
                 facts = []  # the raw turn is still kept (Appendix AA)
-            self._context.add(turn)
+            self._context.add(window)
             edges += edges_for_turn(turn, facts)
         for edge in with_embeddings(self._embedder, edges):
             out.append(Outgoing(EDGES, edge.user_id, edge.model_dump_json().encode()))
