@@ -20,7 +20,9 @@ from streams.progress import Progress
 from workers.app import App
 from workers.embedding.attach import with_embeddings
 from workers.errors import ExtractionError, FRError, InputError
-from workers.extraction.stage import SessionContext, edges_for_turn, extraction_turn
+from workers.extraction.classify import embedded_edges
+from workers.extraction.model import ExtractedFact
+from workers.extraction.stage import SessionContext, extraction_turn
 from workers.inputs import EdgeInput, read_jsonl
 from workers.lifecycle.service import ForgetReceipt
 from workers.ports import FactExtractor
@@ -140,7 +142,7 @@ class EmbeddedPipeline:
         progress = Progress(f"ingest {source}")
         context = context if context is not None else SessionContext()
         for batch in _batches(items, TURN_BATCH):
-            pending: list[_Pending] = []
+            extracted: list[tuple[int, str, TurnEvent, list[ExtractedFact]]] = []
             for position, raw, turn in batch:
                 if isinstance(turn, InputError):
                     self._problem(source, position, turn.reason, raw, report)
@@ -160,19 +162,26 @@ class EmbeddedPipeline:
                 finally:
                     context.add(window)
                 report.turns += 1
-                pending += [
-                    _Pending(source, position, raw, edge) for edge in edges_for_turn(turn, facts)
-                ]
-            self._commit(pending, report)
+                extracted.append((position, raw, turn, facts))
+            embedded = embedded_edges([(t, f) for _, _, t, f in extracted], self.app.embedder)
+            pending = [
+                _Pending(source, position, raw, edge)
+                for (position, raw, _, _), edges in zip(extracted, embedded, strict=True)
+                for edge in edges
+            ]
+            self._commit(pending, report, embedded=True)
             progress.tick(len(batch))
         progress.finish()
         return report
 
-    def _commit(self, pending: list[_Pending], report: IngestReport) -> None:
+    def _commit(
+        self, pending: list[_Pending], report: IngestReport, embedded: bool = False
+    ) -> None:
         """Embed, append to the log, then apply: the log is written before any store."""
         if not pending:
             return
-        edges = with_embeddings(self.app.embedder, [p.edge for p in pending])
+        edges = [p.edge for p in pending]
+        edges = edges if embedded else with_embeddings(self.app.embedder, edges)
         self.app.log.append(edges)
         for p, edge in zip(pending, edges, strict=True):
             try:

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from itertools import chain
 from typing import Protocol
 
 from pydantic import ValidationError
 
-from schemas.events import EdgeEvent, TurnEvent
+from schemas.events import TurnEvent
 from schemas.streams import EDGES
 from workers.distributed.messages import Outgoing, Received, brief, dead_letter
-from workers.embedding.attach import with_embeddings
 from workers.errors import ExtractionError
+from workers.extraction.classify import embedded_edges
 from workers.extraction.model import ExtractedFact
-from workers.extraction.stage import edges_for_turn, extraction_turn
+from workers.extraction.stage import extraction_turn
 from workers.ports import Embedder, FactExtractor
 
 
@@ -48,7 +49,7 @@ class ExtractionHandler:
 
     def handle_turns(self, messages: Sequence[Received]) -> list[Outgoing]:
         out: list[Outgoing] = []
-        edges: list[EdgeEvent] = []
+        extracted: list[tuple[TurnEvent, list[ExtractedFact]]] = []
         for message in messages:
             try:
                 turn = TurnEvent.model_validate_json(message.value)
@@ -75,7 +76,7 @@ class ExtractionHandler:
                 out.append(dead_letter(message, reason))
                 facts = []  # the raw turn is still kept (Appendix AA)
             self._context.add(window)
-            edges += edges_for_turn(turn, facts)
-        for edge in with_embeddings(self._embedder, edges):
+            extracted.append((turn, facts))
+        for edge in chain.from_iterable(embedded_edges(extracted, self._embedder)):
             out.append(Outgoing(EDGES, edge.user_id, edge.model_dump_json().encode()))
         return out

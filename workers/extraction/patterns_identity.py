@@ -52,6 +52,7 @@ _ORG_VERBS = (
     r"position|role|gig)\s+(?:at|with|from)|accepted\s+(?:an?\s+|the\s+)?(?:offer|job|position)"
     r"\s+(?:at|from|with)|(?:got\s+)?hired\s+(?:at|by)|employed\s+(?:at|by)|signed\s+with"
     r"|(?:my\s+)?new\s+job\s+(?:is\s+)?at|my\s+(?:employer|company)\s+is"
+    r"|(?:my|our)\s+(?:team|group|lab|department|division|office|org)\s+at"
 )
 _WORKS = re.compile(rf"\b(?P<verb>{_ORG_VERBS})\s+{_OBJ}", _I)
 _LEFT = re.compile(

@@ -42,6 +42,7 @@ from workers.extraction import (
     patterns_prefs,
     patterns_routines,
     patterns_social,
+    patterns_values,
     patterns_vehicle,
     patterns_ventures,
     patterns_wellbeing,
@@ -57,8 +58,8 @@ from workers.extraction.model import ExtractedFact
 from workers.extraction.patterns_guard import (
     emotional_loading,
     is_instruction,
-    is_question,
     is_world_knowledge,
+    statement_part,
 )
 from workers.extraction.phrasing import statement, third_person, with_date, with_statement
 from workers.extraction.slots import categories_for_slot, describe_cancel
@@ -86,6 +87,7 @@ FAMILIES: tuple[Callable[[Clause], list[Draft]], ...] = (
     patterns_ventures.find,
     patterns_calendar.find,
     patterns_passing.find,
+    patterns_values.find,
 )
 _PAST_TENSE = re.compile(
     r"\b(?:was|were|went|did|won|lost|attended|finished|happened|came|saw|met|enjoyed|loved"
@@ -97,7 +99,7 @@ _TODAY = re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b
 #: A meeting this close to the turn is logistics ("meetings today"), further out an obligation.
 _NEAR = timedelta(hours=36)
 _MAX_TEXT = 4_900
-_NOUN_FAMILIES = ("financial", "obligation", "logistics", "event", "retraction")
+_NOUN_FAMILIES = ("financial", "obligation", "logistics", "event", "retraction", "value.noun")
 #: Kinds matched on a noun phrase in any family ("New title: …", "First week at …").
 _NOUN_KINDS = ("_noun",)
 _DETS = frozenset(words("my our the a an this that his her their its your"))
@@ -161,8 +163,10 @@ def _scan(text: str) -> tuple[list[str], list[_Found]]:
         if PURE_HEDGE.match(sentence):
             soft_before = len(per_sentence)  # "… not decided yet": what came before is soft
             continue
-        if is_question(sentence) or is_world_knowledge(sentence):
+        stated = statement_part(sentence)
+        if stated is None or is_world_knowledge(stated):
             continue
+        sentence = stated
         drafts: list[tuple[Draft, Clause]] = []
         for clause in clauses(sentence, index, clause_index):
             clause_index += 1
@@ -249,6 +253,7 @@ def _finish(f: _Found, timestamp: datetime) -> ExtractedFact | None:
         event_time=event_time,
         numeric=dr.numeric,
         emotional_loading=f.emotion,
+        prototype=dr.prototype or "check",
     )
 
 

@@ -13,7 +13,7 @@ from datetime import datetime
 from schemas.categories import LifecycleState
 from schemas.events import EdgeEvent, ForgetCommand
 from schemas.policy import Policy
-from schemas.records import FactRecord, Lifecycle
+from schemas.records import FactRecord, Lifecycle, SoftPressure
 from workers.errors import StorageError
 from workers.lifecycle.association import TO_PREFIX, Associations, is_pseudo
 from workers.lifecycle.compaction import long_expired
@@ -61,13 +61,15 @@ def inherited(own: Lifecycle, facts: list[Lifecycle]) -> Lifecycle:
     """A raw turn's lifecycle from its facts' (Appendix AA; DESIGN §5).
 
     While any of its facts is current, or its facts are unknown, the turn keeps its own
-    state. Once every fact is superseded or retracted, the turn is no longer current
-    either: retracted if any fact was retracted, else superseded, at the latest change.
+    state — lowered through Ω (Model 1) by the share of its facts that no longer hold: "I run
+    bear tours, $2,400 a head" is half outdated once the tours stop. Once every fact is
+    superseded or retracted, the turn is no longer current either: retracted if any fact
+    was retracted, else superseded, at the latest change.
     """
     if own.state is not LifecycleState.ACTIVE or not facts:
         return own
     if any(f.state is LifecycleState.ACTIVE for f in facts):
-        return own
+        return _partly_outdated(own, facts)
     retracted = [f for f in facts if f.state is LifecycleState.RETRACTED and f.retracted_at]
     if retracted:
         last = max(retracted, key=lambda f: (f.retracted_at, f.retracted_by or ""))
@@ -89,6 +91,29 @@ def inherited(own: Lifecycle, facts: list[Lifecycle]) -> Lifecycle:
             "superseded_at": last.superseded_at,
         }
     )
+
+
+def _partly_outdated(own: Lifecycle, facts: list[Lifecycle]) -> Lifecycle:
+    """Soft pressure on a raw turn from each of its facts that was superseded or retracted:
+    the i-th change (in time order) weighs 1/(n − i), so that Ω is, at any time, the share
+    of the turn's n facts still current then."""
+    changes = sorted(
+        (when, by)
+        for f in facts
+        for when, by in (
+            (f.superseded_at, f.superseded_by)
+            if f.state is LifecycleState.SUPERSEDED
+            else (f.retracted_at, f.retracted_by),
+        )
+        if f.state is not LifecycleState.ACTIVE and when is not None and by is not None
+    )
+    if not changes:
+        return own
+    n = len(facts)
+    pressures = tuple(
+        SoftPressure(by=by, at=when, gamma=1 / (n - i)) for i, (when, by) in enumerate(changes)
+    )
+    return own.model_copy(update={"soft_pressures": (*own.soft_pressures, *pressures)})
 
 
 #: Resolutions retried when another writer changed the user's facts meanwhile (a rebalance).
