@@ -12,15 +12,15 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[dev,bench]'
 	touch $(STAMP)
 
 demo: install
 	$(BIN)/frecall demo
 
 lint: install
-	$(BIN)/ruff check schemas scorer workers streams frecall tests
-	$(BIN)/ruff format --check schemas scorer workers streams frecall tests
+	$(BIN)/ruff check schemas scorer workers streams frecall bench tests
+	$(BIN)/ruff format --check schemas scorer workers streams frecall bench tests
 
 typecheck: install
 	$(BIN)/mypy

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from frecall.settings import Settings
+from frecall.settings import OFFLINE_EMBEDDERS, Settings
 from schemas.policy import load_policy
 from workers.app import App
+from workers.embedding.compat import check_log_model
 from workers.errors import ConfigError
 from workers.ports import Embedder, FactExtractor, SlotIndex, VectorIndex
 from workers.stores.archive import ARCHIVE_FILE, Archive
@@ -36,6 +37,17 @@ def make_embedder(settings: Settings) -> Embedder:
     from workers.embedding.minilm import MiniLMEmbedder
 
     return MiniLMEmbedder(intra_op_threads=settings.onnx_threads)
+
+
+def embedder_settings(settings: Settings) -> dict[str, str]:
+    """Model id → the `FR_EMBEDDER` value that makes it, for every offline embedder (building
+    one loads nothing)."""
+    return {
+        make_embedder(settings.model_copy(update={"embedder": name})).model_id: (
+            f"FR_EMBEDDER={name}"
+        )
+        for name in OFFLINE_EMBEDDERS
+    }
 
 
 def make_extractor(settings: Settings, choice: str = "auto") -> FactExtractor:
@@ -99,6 +111,7 @@ def build(settings: Settings, *, fsync: bool = True, extractor: FactExtractor | 
     embedder = make_embedder(settings)
     log = FileEventLog(settings.data_dir / "log", fsync=fsync)
     try:
+        check_log_model(log, embedder.model_id, embedder_settings(settings))
         slots = make_slots(settings)
         vectors = make_vectors(settings, embedder.dim)
     except BaseException:

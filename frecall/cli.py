@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from frecall import commands
+from frecall import commands, plugins
 from workers.errors import FRError
 
 
@@ -99,58 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", parents=[common], help="a sample story, lifecycle vs similarity")
     p.add_argument("--keep", action="store_true", help="keep the demo data dir")
 
-    p = sub.add_parser("bench", parents=[common], help="benchmarks (medians, percentiles)")
-    bench = p.add_subparsers(dest="bench", required=True, metavar="BENCH")
-    b = bench.add_parser("scorer", parents=[common], help="deterministic layer, per pool size")
-    b.add_argument("--json", action="store_true")
-    b.add_argument("--iterations", type=int, default=2000)
-    b.add_argument("--sizes", default="20,50,100,200,500,1000")
-    b = bench.add_parser("lifecycle", parents=[common], help="LifecycleBench-style suite")
-    lc = b.add_subparsers(dest="lifecycle", required=True, metavar="STEP")
-    g = lc.add_parser("generate", parents=[common], help="generate personas, facts, questions")
-    g.add_argument("--personas", type=int, default=40)
-    g.add_argument("--seed", type=int, default=7)
-    g.add_argument("--out", type=Path, required=True)
-    g.add_argument("--json", action="store_true")
-    r = lc.add_parser("run", parents=[common], help="answer the questions in every config")
-    r.add_argument("dir", type=Path, help="a directory written by `generate`")
-    r.add_argument("--track", choices=["gold", "text"], default="gold")
-    r.add_argument("--json", action="store_true")
-    r.add_argument("--report", type=Path, help="write report.md and report.json here")
-    r.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
-    n = lc.add_parser("noise", parents=[common], help="metadata-noise robustness, λ sweep")
-    n.add_argument("dir", type=Path, help="a directory written by `generate`")
-    n.add_argument("--levels", default="0.05,0.1,0.2,0.5")
-    n.add_argument("--seed", type=int, default=0)
-    n.add_argument("--json", action="store_true")
-    n.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
-    b = bench.add_parser("growth", parents=[common], help="store growth, compaction vs flat")
-    b.add_argument("--facts", type=int, default=30000, help="facts of the heavy user")
-    b.add_argument("--days", type=int, default=730, help="simulated days (default 2 years)")
-    b.add_argument("--checkpoints", type=int, default=8, help="latency measurements over time")
-    b.add_argument("--queries", type=int, default=50, help="queries per checkpoint")
-    b.add_argument("--seed", type=int, default=7)
-    b.add_argument("--json", action="store_true")
-    b.add_argument("--report", type=Path, help="write growth.md/json/png here")
-    b.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
-    b = bench.add_parser("pipeline", parents=[common], help="Kafka pipeline throughput/latency")
-    b.add_argument("--json", action="store_true")
-    b.add_argument("--edges", type=int, default=2000, help="edges through the lifecycle agent")
-    b.add_argument("--turns", type=int, default=600, help="turns end to end")
-    b.add_argument("--users", type=int, default=20)
-    b.add_argument("--workers", default="1,2", help="worker process counts to compare")
-    b.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
-    b = bench.add_parser("query", parents=[common], help="end-to-end query latency")
-    b.add_argument("--json", action="store_true")
-    b.add_argument("--sizes", default="1000,10000,50000")
-    b.add_argument("--queries", type=int, default=200)
-    b.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
-    b = bench.add_parser("locomo", parents=[common], help="evidence recall on LoCoMo dialogue")
-    b.add_argument("--data", type=Path, required=True, help="a LoCoMo JSON file (read only)")
-    b.add_argument("--json", action="store_true")
-    b.add_argument("--k", type=int, default=10, help="retrieval depth (recall@5/@10 always)")
-    b.add_argument("--conversations", type=int, default=None, help="first N (default all)")
-    b.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
+    plugins.register_all(sub, common)  # `bench` and any other installed plugin
     return parser
 
 
@@ -161,8 +110,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    handler: plugins.Handler | None = getattr(args, "handler", None)
     try:
-        return commands.run(args)
+        return handler(args) if handler is not None else commands.run(args)
     except FRError as exc:
         print(f"frecall: {exc}", file=sys.stderr)
         return 1

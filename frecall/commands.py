@@ -13,8 +13,15 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from frecall import bench, demo, distributed
-from frecall.bootstrap import build, make_embedder, make_extractor, make_slots, make_vectors
+from frecall import demo, distributed
+from frecall.bootstrap import (
+    build,
+    embedder_settings,
+    make_embedder,
+    make_extractor,
+    make_slots,
+    make_vectors,
+)
 from frecall.settings import Settings
 from schemas.categories import CATEGORY_ORDER, Intent
 from schemas.events import UtcDatetime
@@ -26,6 +33,7 @@ from scorer.tables import PolicyTables
 from streams.embedded import EmbeddedPipeline, IngestReport
 from streams.replay import rebuild
 from workers.app import App
+from workers.embedding.compat import check_log_model
 from workers.errors import ConfigError, InputError
 from workers.export import dumps_stable, export_user
 from workers.inputs import read_jsonl
@@ -68,7 +76,6 @@ def run(args: argparse.Namespace) -> int:
         "inspect": cmd_inspect,
         "serve": cmd_serve,
         "demo": demo.run,
-        "bench": bench.run,
         "compact": cmd_compact,
         "worker": cmd_worker,
     }
@@ -217,8 +224,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise ConfigError("replay of service-backed stores is `frecall replay --from-kafka`")
     data = settings.data_dir
     policy = load_policy(settings.policy_file)
-    dim = make_embedder(settings).dim
+    embedder = make_embedder(settings)
     log = FileEventLog(data / "log", fsync=False)
+    try:
+        # Replay copies the logged vectors; the stores it builds are then queried with the
+        # configured embedder, so the two must be the same model (workers/embedding/compat).
+        check_log_model(log, embedder.model_id, embedder_settings(settings))
+    except BaseException:
+        log.close()
+        raise
+    dim = embedder.dim
     new_q, new_s = data / "qdrant.replay", data / "slots.replay.sqlite"
     shutil.rmtree(new_q, ignore_errors=True)
     new_s.unlink(missing_ok=True)

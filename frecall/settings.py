@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+#: Embedders that need no service, by `FR_EMBEDDER` / `--embedder` name: `minilm` is
+#: all-MiniLM-L6-v2 int8 (workers/embedding/minilm.py), `hashing` the test-only hasher.
+OFFLINE_EMBEDDERS = ("minilm", "hashing")
+DEFAULT_EMBEDDER: Final = "minilm"
+EmbedderName = Literal["minilm", "hashing", "openai"]
 
 
 class Settings(BaseSettings):
@@ -19,7 +25,7 @@ class Settings(BaseSettings):
 
     data_dir: Path = Field(default=Path("./frecall-data"))
     policy_file: Path | None = None
-    embedder: Literal["minilm", "hashing", "openai"] = "minilm"
+    embedder: EmbedderName = DEFAULT_EMBEDDER
     embedding_model: str = "text-embedding-3-small"
     kafka_bootstrap: str | None = None
     #: Namespaces topics and consumer groups (several deployments, or tests, on one broker).

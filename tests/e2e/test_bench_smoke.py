@@ -117,3 +117,21 @@ def test_bench_growth_with_report(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert json.loads((report / "growth.json").read_text()) == got
     assert "growth.png" in (report / "growth.md").read_text()
     assert_png(report / "growth.png")
+
+
+def test_bench_embedders(capsys: pytest.CaptureFixture[str]) -> None:
+    # hashing as the baseline keeps it fast; minilm makes sure a real model is timed too.
+    got = run_json(capsys, "bench", "embedders", "--embedders", "hashing,minilm", "--rounds",
+                   "1", "--singles", "2", "--batched", "64", "--json")  # fmt: skip
+    assert got["baseline"] == "hashing" and got["batch"] == 64
+    assert set(got["variants"]) == {"hashing/t1", "hashing/t2", "minilm/t1", "minilm/t2"}
+    for name, row in got["variants"].items():
+        assert row["single_ms"] > 0 and row["batched_ms"] > 0
+        if name.startswith("hashing/"):
+            assert row["single_ms_vs_hashing"] == row["batched_ms_vs_hashing"] == 1.0
+    assert got["variants"]["minilm/t2"]["model_id"] == "minilm-l6-v2-int8"
+
+
+def test_bench_embedders_rejects_an_unknown_embedder(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "embedders", "--embedders", "minilm,nope"]) == 1
+    assert "unknown embedder(s) nope" in capsys.readouterr().err

@@ -225,6 +225,25 @@ def test_bad_arguments_give_clear_errors(
     assert code == 1 and "--as-of" in err
 
 
+def test_another_embedder_than_the_logs_is_a_clear_error_not_garbage(
+    capsys: pytest.CaptureFixture[str], data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The story was embedded by the default model; a query embedded by another model would
+    # compare meaningless vectors, and a replay would build stores that no query can use.
+    before = run(capsys, "export", "--data-dir", str(data), "--user", "maya", "--json")[1]
+    monkeypatch.setenv("FR_EMBEDDER", "hashing")
+    for argv in (
+        ["query", "--data-dir", str(data), "--user", "maya", "--as-of", AS_OF, "where?"],
+        ["replay", "--data-dir", str(data)],
+    ):
+        code, _, err = run(capsys, *argv)
+        assert code == 1
+        assert "'minilm-l6-v2-int8'" in err and "'hashing-64'" in err
+        assert "FR_EMBEDDER=minilm " in err
+    monkeypatch.delenv("FR_EMBEDDER")
+    assert run(capsys, "export", "--data-dir", str(data), "--user", "maya", "--json")[1] == before
+
+
 def test_compact_archives_long_dead_facts_and_forget_erases_the_archive(
     capsys: pytest.CaptureFixture[str], data: Path
 ) -> None:

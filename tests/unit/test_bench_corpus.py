@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from frecall.bench import query
-from frecall.bench.corpus import (
+from bench import query
+from bench.corpus import (
     CATEGORY_SHARES,
     DEFAULT_USERS,
     HEAVY_USER,

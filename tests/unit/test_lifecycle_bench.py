@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from frecall.bench.lifecycle import generate_cmd, run_cmd
-from frecall.bench.lifecycle import phrasing_events as ev
-from frecall.bench.lifecycle.configs import UNIFORM_RATE, uniform_policy, untyped_fates
-from frecall.bench.lifecycle.generator import generate, quotas
-from frecall.bench.lifecycle.metrics import (
+from bench.lifecycle import generate_cmd, run_cmd
+from bench.lifecycle import phrasing_events as ev
+from bench.lifecycle.configs import UNIFORM_RATE, uniform_policy, untyped_fates
+from bench.lifecycle.generator import generate, quotas
+from bench.lifecycle.metrics import (
     Outcome,
     bootstrap_ci,
     mcnemar,
@@ -25,12 +25,12 @@ from frecall.bench.lifecycle.metrics import (
     score,
     summarize,
 )
-from frecall.bench.lifecycle.phrasing import STATE_KINDS, Kind, fill
-from frecall.bench.lifecycle.phrasing_filler import FILLER_KINDS
-from frecall.bench.lifecycle.phrasing_numbers import CHAIN_KINDS, SINGLE_KINDS
-from frecall.bench.lifecycle.phrasing_prefs import PREFERENCE_KINDS
-from frecall.bench.lifecycle.phrasing_sets import SET_KINDS, STABLE_KINDS
-from frecall.bench.lifecycle.scenarios import PAPER_COUNTS
+from bench.lifecycle.phrasing import STATE_KINDS, Kind, fill
+from bench.lifecycle.phrasing_filler import FILLER_KINDS
+from bench.lifecycle.phrasing_numbers import CHAIN_KINDS, SINGLE_KINDS
+from bench.lifecycle.phrasing_prefs import PREFERENCE_KINDS
+from bench.lifecycle.phrasing_sets import SET_KINDS, STABLE_KINDS
+from bench.lifecycle.scenarios import PAPER_COUNTS
 from schemas.categories import Category, UpdateSemantics
 from schemas.events import EdgeEvent, TurnEvent
 from schemas.policy import load_policy

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from frecall.bench.lifecycle.generator import generate
-from frecall.bench.lifecycle.noise import (
+from bench.lifecycle.generator import generate
+from bench.lifecycle.noise import (
     PERTURBATIONS,
     Answers,
     category_flip,
@@ -152,7 +152,7 @@ def test_end_to_end_hashing(data: Path, tmp_path: Path) -> None:
 def test_noise_cmd_json(
     data: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import frecall.bench.lifecycle.noise as noise
+    import bench.lifecycle.noise as noise
 
     monkeypatch.setattr(noise, "MULTIPLIERS", (1.0, 2.0))
     monkeypatch.setattr(noise, "PERTURBATIONS", {"slot_split": noise.PERTURBATIONS["slot_split"]})

@@ -1,0 +1,146 @@
+"""`frecall bench …`: the subcommand the benchmarks add to the `frecall` CLI.
+
+`register` is this package's `frecall.commands` entry point (pyproject.toml; the contract is
+`frecall.plugins.Register`). It runs on every `frecall` invocation, so it imports no
+benchmark module and no plotting library: it only checks that the `bench` extra is installed
+(an `ImportError` makes `frecall bench` say how to install it) and adds the parsers. The
+benchmarks load when one is run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+from pathlib import Path
+
+from frecall.plugins import Subparsers
+from frecall.settings import DEFAULT_EMBEDDER, OFFLINE_EMBEDDERS
+
+#: Modules of the `bench` extra (pyproject.toml) that some benchmark imports.
+EXTRA_MODULES = ("matplotlib",)
+
+
+def register(
+    commands: Subparsers[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
+    _require_extra()
+    p = commands.add_parser("bench", parents=[common], help="benchmarks (medians, percentiles)")
+    p.set_defaults(handler=run)
+    bench = p.add_subparsers(dest="bench", required=True, metavar="BENCH")
+    b = bench.add_parser("scorer", parents=[common], help="deterministic layer, per pool size")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--iterations", type=int, default=2000)
+    b.add_argument("--sizes", default="20,50,100,200,500,1000")
+    b = bench.add_parser("lifecycle", parents=[common], help="LifecycleBench-style suite")
+    _lifecycle(b, common)
+    b = bench.add_parser("growth", parents=[common], help="store growth, compaction vs flat")
+    b.add_argument("--facts", type=int, default=30000, help="facts of the heavy user")
+    b.add_argument("--days", type=int, default=730, help="simulated days (default 2 years)")
+    b.add_argument("--checkpoints", type=int, default=8, help="latency measurements over time")
+    b.add_argument("--queries", type=int, default=50, help="queries per checkpoint")
+    b.add_argument("--seed", type=int, default=7)
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--report", type=Path, help="write growth.md/json/png here")
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
+    b = bench.add_parser("pipeline", parents=[common], help="Kafka pipeline throughput/latency")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--edges", type=int, default=2000, help="edges through the lifecycle agent")
+    b.add_argument("--turns", type=int, default=600, help="turns end to end")
+    b.add_argument("--users", type=int, default=20)
+    b.add_argument("--workers", default="1,2", help="worker process counts to compare")
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
+    b = bench.add_parser("query", parents=[common], help="end-to-end query latency")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--sizes", default="1000,10000,50000")
+    b.add_argument("--queries", type=int, default=200)
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
+    b = bench.add_parser("locomo", parents=[common], help="evidence recall on LoCoMo dialogue")
+    b.add_argument("--data", type=Path, required=True, help="a LoCoMo JSON file (read only)")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--k", type=int, default=10, help="retrieval depth (recall@5/@10 always)")
+    b.add_argument("--conversations", type=int, default=None, help="first N (default all)")
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
+    b = bench.add_parser("embedders", parents=[common], help="embedding cost per sentence")
+    b.add_argument("--json", action="store_true")
+    b.add_argument(
+        "--embedders",
+        default=",".join(e for e in OFFLINE_EMBEDDERS if e != "hashing"),
+        help="comma-separated; the first is the baseline",
+    )
+    b.add_argument("--rounds", type=int, default=7, help="interleaved rounds (medians)")
+    b.add_argument("--singles", type=int, default=40, help="texts embedded one by one")
+    b.add_argument("--batched", type=int, default=256, help="texts embedded in batches of 64")
+    b.add_argument("--data", type=Path, default=None, help="a LoCoMo JSON file (read only)")
+
+
+def _lifecycle(p: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
+    lc = p.add_subparsers(dest="lifecycle", required=True, metavar="STEP")
+    g = lc.add_parser("generate", parents=[common], help="generate personas, facts, questions")
+    g.add_argument("--personas", type=int, default=40)
+    g.add_argument("--seed", type=int, default=7)
+    g.add_argument("--out", type=Path, required=True)
+    g.add_argument("--json", action="store_true")
+    r = lc.add_parser("run", parents=[common], help="answer the questions in every config")
+    r.add_argument("dir", type=Path, help="a directory written by `generate`")
+    r.add_argument("--track", choices=["gold", "text"], default="gold")
+    r.add_argument("--json", action="store_true")
+    r.add_argument("--report", type=Path, help="write report.md and report.json here")
+    r.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
+    n = lc.add_parser("noise", parents=[common], help="metadata-noise robustness, λ sweep")
+    n.add_argument("dir", type=Path, help="a directory written by `generate`")
+    n.add_argument("--levels", default="0.05,0.1,0.2,0.5")
+    n.add_argument("--seed", type=int, default=0)
+    n.add_argument("--json", action="store_true")
+    n.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
+
+
+def _require_extra() -> None:
+    """Raise ModuleNotFoundError when a module of the extra is missing (found, not imported:
+    importing matplotlib would slow down every `frecall` command)."""
+    for name in EXTRA_MODULES:
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):  # a broken install, or a module without a spec
+            found = False
+        if not found:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.bench == "scorer":
+        from bench import scorer
+
+        sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+        return scorer.run(sizes, args.iterations, args.json)
+    if args.bench == "query":
+        from bench import query
+
+        sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+        return query.run(args, sizes)
+    if args.bench == "locomo":
+        from bench import locomo
+
+        return locomo.run(args)
+    if args.bench == "lifecycle":
+        from bench import lifecycle
+
+        if args.lifecycle == "generate":
+            return lifecycle.generate_cmd(args)
+        if args.lifecycle == "noise":
+            from bench.lifecycle.noise import noise_cmd
+
+            return noise_cmd(args)
+        return lifecycle.run_cmd(args)
+    if args.bench == "growth":
+        from bench import growth
+
+        return growth.run(args)
+    if args.bench == "embedders":
+        from bench import embedders
+
+        return embedders.run(args)
+    if args.bench == "pipeline":
+        from bench import pipeline
+
+        return pipeline.run(args)
+    raise AssertionError(f"unknown bench {args.bench}")
