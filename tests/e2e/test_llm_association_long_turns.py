@@ -80,8 +80,8 @@ def test_llm_facts_get_slot_association_and_long_turns(
     path = tmp_path / "turns.jsonl"
     with path.open("w", encoding="utf-8") as fh:
         for turn_id, text, ts in turns(long_text):
-            fh.write(json.dumps({"user_id": "gus", "session_id": "s1", "turn_id": turn_id,
-                                 "role": "user", "text": text, "timestamp": ts}) + "\n")  # fmt: skip
+            line = {"user_id": "gus", "session_id": "s1", "turn_id": turn_id, "role": "user"}
+            fh.write(json.dumps({**line, "text": text, "timestamp": ts}) + "\n")
     data = tmp_path / "data"
     with serve_fake_openai() as fake:
         fake.chat_replies.extend(ChatReply.json(r) for r in REPLIES)
@@ -111,7 +111,7 @@ def test_llm_facts_get_slot_association_and_long_turns(
     assert len(chunks) > 50 and sum(len(c["text"]) for c in chunks) == len(long_text)
 
     capsys.readouterr()
-    assert main(["query", "--data-dir", str(data), "--user", "gus", "--json",
-                 "--as-of", "2026-04-02T00:00:00Z", "What's my usual coffee order?"]) == 0  # fmt: skip
+    asked = ["--as-of", "2026-04-02T00:00:00Z", "What's my usual coffee order?"]
+    assert main(["query", "--data-dir", str(data), "--user", "gus", "--json", *asked]) == 0
     top = json.loads(capsys.readouterr().out)["results"][0]
     assert "cold brew" in top["text"] and top["source_turns"] == ["t5"]
