@@ -110,8 +110,9 @@ def from_match(
     near_logistics: bool = False,
     statement: str | None = None,
     prototype: PrototypeUse | None = None,
+    span: tuple[int, int] | None = None,
 ) -> Draft:
-    """A draft spanning the match `m` (the common shape of most pattern modules)."""
+    """A draft spanning the match `m`, or `span` inside it (the shape of every family)."""
     return Draft(
         kind=kind,
         categories=cats,
@@ -119,7 +120,7 @@ def from_match(
         value=value,
         update=update,
         confidence=confidence,
-        span=(m.start(), m.end()),
+        span=span or (m.start(), m.end()),
         priority=priority,
         dates=dates,
         dated_now=dated_now,
