@@ -73,6 +73,13 @@ def register(
     b.add_argument("--json", action="store_true")
     b.add_argument("--failures", action="store_true", help="show what failed, and its top 5")
     b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
+    b = bench.add_parser(
+        "association", parents=[common], help="cosines behind the slot-association thresholds"
+    )
+    b.add_argument("dir", type=Path, help="a directory written by `lifecycle generate`")
+    b.add_argument("--personas", type=int, default=None, help="first N personas (default all)")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     b = bench.add_parser("embedders", parents=[common], help="embedding cost per sentence")
     b.add_argument("--json", action="store_true")
     b.add_argument(
@@ -155,6 +162,10 @@ def run(args: argparse.Namespace) -> int:
         from bench import growth
 
         return growth.run(args)
+    if args.bench == "association":
+        from bench import association
+
+        return association.run(args)
     if args.bench == "paper-cases":
         from bench import paper_cases
 
