@@ -29,9 +29,9 @@ import numpy as np
 from bench.corpus import generate_facts, generate_queries
 from frecall.bootstrap import make_embedder
 from frecall.settings import OFFLINE_EMBEDDERS, EmbedderName, Settings
-from streams.progress import Progress
 from workers.errors import ConfigError
 from workers.ports import Embedder
+from workers.progress import Progress
 
 #: Ingest embeds in batches of this size (the ONNX embedders' default batch_size).
 BATCH = 64

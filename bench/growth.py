@@ -9,7 +9,7 @@ it on our stores, side by side in one run:
   the real ingest path (`EmbeddedPipeline.ingest_edge_items`: embed → log → lifecycle rules
   → Qdrant Edge + SQLite slot index) into two embedded stores, checkpoint by checkpoint;
 * the *flat* store keeps everything; the *compacted* store runs the compaction job
-  (`frecall.maintenance.compact`, DESIGN §5) at every checkpoint;
+  (`workers.lifecycle.compaction.compact`, docs/architecture.md) at every checkpoint;
 * at each checkpoint T, the same questions (`as_of` = T) are timed, interleaved, on both
   stores with the lifecycle ranking, and on the flat store with the flat similarity ranking
   (the uniform-retention baseline); their top-k are checked for contradictions
@@ -38,17 +38,16 @@ import numpy as np
 from bench import growth_data as data
 from bench.stats import pct
 from frecall.bootstrap import build
-from frecall.maintenance import compact
+from frecall.embedded.pipeline import EmbeddedPipeline
 from frecall.settings import Settings
 from schemas.categories import Intent, LifecycleState
 from schemas.query import QueryRequest, QueryResult
 from scorer.score import ScoringOptions
-from streams.embedded import EmbeddedPipeline, Item
 from workers.app import App
 from workers.embedding.cached import CachedEmbedder
 from workers.errors import ConfigError, FRError
-from workers.inputs import EdgeInput
-from workers.lifecycle.compaction import expires_at
+from workers.inputs import EdgeInput, Item
+from workers.lifecycle.compaction import compact, expires_at
 from workers.query.intent import detect_intent
 from workers.query.service import QueryService
 from workers.stores.archive import ARCHIVE_FILE, Archive

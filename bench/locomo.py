@@ -31,14 +31,14 @@ import numpy as np
 
 from bench.locomo_data import CATEGORY_NAMES, Conversation, Question, load, write_turns
 from frecall.bootstrap import build
+from frecall.embedded.pipeline import EmbeddedPipeline
 from frecall.settings import Settings
 from schemas.query import QueryRequest, QueryResult
 from scorer.score import ScoringOptions
-from streams.embedded import EmbeddedPipeline
-from streams.progress import Progress
 from workers.app import App
 from workers.errors import ConfigError
 from workers.extraction.rules import RuleExtractor
+from workers.progress import Progress
 from workers.query.intent import detect_intent
 from workers.query.routing import CategoryRouter
 from workers.query.service import ALL_SOURCES, QueryService

@@ -44,7 +44,6 @@ from confluent_kafka.admin import AdminClient
 from bench.corpus import generate_facts
 from bench.worker_pool import (
     JOIN_TIMEOUT_S,
-    BenchError,
     Worker,
     check_alive,
     say,
@@ -53,8 +52,9 @@ from bench.worker_pool import (
     wait_joined,
 )
 from frecall.bootstrap import make_embedder
-from frecall.distributed import embedded_edges, replay
-from frecall.settings import Settings
+from frecall.distributed.produce import embedded_edges
+from frecall.settings import Settings, settings_from
+from frecall.wiring import open_deployment
 from schemas.events import EdgeEvent, TurnEvent
 from schemas.policy import load_policy
 from schemas.streams import EDGES, TRANSITIONS, TURNS
@@ -62,7 +62,7 @@ from streams.kafka_io import ConsumerLoop, KafkaProducer
 from streams.topics import Topics, client_config, ensure_topics
 from workers.distributed.indexer import Indexer
 from workers.distributed.messages import Received
-from workers.errors import ConfigError
+from workers.errors import BenchError, ConfigError
 from workers.extraction.stage import raw_edge_id
 from workers.inputs import EdgeInput
 from workers.ports import Embedder
@@ -164,7 +164,9 @@ def _wait_stored(
         left = sum(len(ids) for ids in pending.values())
         check_alive(workers, phase)
         if time.monotonic() > deadline:
-            raise BenchError(phase, f"{left}/{total} not in the fact store after {timeout:.0f} s")
+            raise BenchError(
+                "pipeline", phase, f"{left}/{total} not in the fact store after {timeout:.0f} s"
+            )
         if time.monotonic() - last_report >= 2:
             last_report = time.monotonic()
             say(f"  {phase}: {total - left}/{total} stored")
@@ -219,7 +221,9 @@ class _Probe:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     missing = sum(len(ids) for ids in self.sent.values())
-                    raise BenchError(phase, f"{missing} edges not indexed after {timeout:.0f} s")
+                    raise BenchError(
+                        "pipeline", phase, f"{missing} edges not indexed after {timeout:.0f} s"
+                    )
                 self.done.wait(min(left, 0.5))
 
 
@@ -333,10 +337,11 @@ def _one(base: Settings, embedder: Embedder, count: int, sizes: _Sizes) -> dict[
         stop_workers(workers)
         say("  replay --from-kafka")
         start = time.perf_counter()
-        replayed = replay(settings)
+        with contextlib.closing(open_deployment(settings)) as deployment:
+            replayed = deployment.replay("kafka")
         seconds = time.perf_counter() - start
-        result["replay_edges_per_s"] = round(replayed["edges"] / seconds, 1)
-        result["replayed_edges"] = replayed["edges"]
+        result["replay_edges_per_s"] = round(replayed.edges / seconds, 1)
+        result["replayed_edges"] = replayed.edges
     finally:
         stop_workers(workers)
         _cleanup(client, bootstrap, name)
@@ -397,8 +402,6 @@ def _table(document: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from frecall.commands import settings_from
-
     settings = settings_from(args)
     if not settings.kafka_bootstrap or not settings.redis_url:
         raise ConfigError(

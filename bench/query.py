@@ -29,16 +29,16 @@ import numpy as np
 from bench.corpus import HEAVY_USER, generate_facts, generate_queries
 from bench.stats import pct
 from frecall.bootstrap import build
+from frecall.embedded.pipeline import EmbeddedPipeline
 from frecall.settings import Settings
 from schemas.events import EdgeEvent, LogRecord
 from schemas.query import QueryRequest
 from scorer.score import ScoringOptions
-from streams.embedded import EmbeddedPipeline
-from streams.progress import Progress
 from workers.app import App
-from workers.errors import FRError
+from workers.errors import BenchError
 from workers.lifecycle.service import LifecycleService, Transition
 from workers.ports import Embedder, EventLog, SearchFilter
+from workers.progress import Progress
 from workers.query.service import QueryService
 
 CORPUS_SEED = 0
@@ -47,12 +47,6 @@ WARMUP_SEED = 2
 WARMUP = 10
 K = 10
 T = TypeVar("T")
-
-
-class BenchError(FRError):
-    def __init__(self, size: int, detail: str) -> None:
-        self.size, self.detail = size, detail
-        super().__init__(f"bench query at {size} facts: {detail}")
 
 
 class _Stopwatch:
@@ -133,7 +127,9 @@ def _ingest(app: App, corpus: Path, n: int) -> dict[str, Any]:
     finally:
         app.embedder, app.log, app.lifecycle = embedder, log, lifecycle
     if not report.ok or report.accepted != n:
-        raise BenchError(n, f"ingest accepted {report.accepted} of {n} lines ({report})")
+        raise BenchError(
+            "query", f"at {n} facts", f"ingest accepted {report.accepted} of {n} lines ({report})"
+        )
     stages = {k: round(v, 2) for k, v in sorted(watch.seconds.items())}
     stages["other"] = round(seconds - sum(watch.seconds.values()), 2)
     return {
@@ -250,7 +246,7 @@ def measure(root: Path, sizes: Sequence[int], args: argparse.Namespace) -> dict[
 
 def run(args: argparse.Namespace, sizes: list[int]) -> int:
     if not sizes or min(sizes) < 1 or args.queries < 1:
-        raise BenchError(min(sizes, default=0), "sizes and --queries must be positive")
+        raise BenchError("query", "arguments", "sizes and --queries must be positive")
     owned = args.data_dir is None
     root = Path(tempfile.mkdtemp(prefix="frecall-bench-query-")) if owned else args.data_dir
     root.mkdir(parents=True, exist_ok=True)

@@ -17,18 +17,10 @@ from confluent_kafka.admin import AdminClient
 
 from frecall.settings import Settings
 from streams.topics import client_config
-from workers.errors import FRError
+from workers.errors import BenchError
 
 JOIN_TIMEOUT_S = 120.0
 STOP_TIMEOUT_S = 20.0
-
-
-class BenchError(FRError):
-    """The benchmark could not complete a phase (a timeout, a worker that died)."""
-
-    def __init__(self, phase: str, detail: str) -> None:
-        self.phase, self.detail = phase, detail
-        super().__init__(f"bench pipeline: {phase}: {detail}")
 
 
 def say(message: str) -> None:
@@ -83,6 +75,7 @@ def check_alive(workers: Sequence[Worker], phase: str) -> None:
     for worker in workers:
         if worker.proc.poll() is not None:
             raise BenchError(
+                "pipeline",
                 phase,
                 f"worker pid {worker.proc.pid} exited ({worker.proc.returncode}):\n{worker.tail()}",
             )
@@ -118,4 +111,6 @@ def wait_joined(bootstrap: str, group: str, workers: Sequence[Worker]) -> None:
         except Exception:  # the group does not exist until the first worker joins
             pass
         time.sleep(0.5)
-    raise BenchError("start", f"{members}/{len(workers)} workers joined in {JOIN_TIMEOUT_S:.0f} s")
+    raise BenchError(
+        "pipeline", "start", f"{members}/{len(workers)} workers joined in {JOIN_TIMEOUT_S:.0f} s"
+    )

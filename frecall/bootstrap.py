@@ -1,8 +1,8 @@
-"""The one wiring function (CONVENTIONS 4): settings in, object graph out.
+"""Adapters from settings: the embedder, the extractor, the vector and slot indexes, and
+`build`, the embedded deployment's object graph (`workers.app.App`).
 
-Embedded deployment (no service configured): Qdrant Edge on disk, SQLite slot index and
-the append-only file log, all inside the data dir. Distributed pieces are chosen when
-their `FR_*` setting is present. Tests call `build` with fakes instead.
+Each factory picks an adapter from its `FR_*` setting (Qdrant server or Qdrant Edge, Redis
+or SQLite slots, …). Which *deployment* runs is decided once, in `frecall.wiring`.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from workers.app import App
 from workers.embedding.compat import check_log_model
 from workers.errors import ConfigError
 from workers.ports import Embedder, FactExtractor, SlotIndex, VectorIndex
+from workers.query.service import Distiller
 from workers.stores.archive import ARCHIVE_FILE, Archive
 from workers.stores.dead_letters import FileDeadLetters
 
@@ -98,6 +99,19 @@ def make_slots(settings: Settings, path: Path | None = None) -> SlotIndex:
     return SqliteSlotIndex(path or settings.data_dir / "slots.sqlite")
 
 
+def make_distiller(settings: Settings, extractor: FactExtractor | None = None) -> Distiller | None:
+    """The paper's one LLM call at query time (§3.5): None when no LLM is configured.
+
+    `extractor`: the one the caller already made (its client is reused when it can distill).
+    """
+    if not (settings.openai_base_url or settings.openai_api_key):
+        return None
+    distill: Distiller | None = getattr(
+        extractor or make_extractor(settings, "llm"), "distill", None
+    )
+    return distill
+
+
 def build(settings: Settings, *, fsync: bool = True, extractor: FactExtractor | None = None) -> App:
     """Open every store of the deployment `settings` describes.
 
@@ -117,13 +131,9 @@ def build(settings: Settings, *, fsync: bool = True, extractor: FactExtractor | 
     except BaseException:
         log.close()
         raise
-    distill = None
-    if settings.openai_base_url or settings.openai_api_key:
-        # The paper's one LLM call at query time (§3.5): off when no LLM is configured.
-        distill = getattr(extractor or make_extractor(settings, "llm"), "distill", None)
     return App(
         settings=settings,
-        distill=distill,
+        distill=make_distiller(settings, extractor),
         policy=policy,
         embedder=embedder,
         vectors=vectors,

@@ -1,4 +1,10 @@
-"""`frecall`: the command line (DESIGN §6). Parsing here; work in frecall/commands.py."""
+"""`frecall [--data-dir D] [-v] COMMAND …`: the command line (docs/architecture.md,
+"Entry points"). Parsing and dispatch here; each command is in frecall/commands/.
+
+The global options are accepted before the command and after it (`frecall --data-dir D
+query …` and `frecall query --data-dir D …`): the subcommands' copies default to nothing,
+so that a value given before the command is not overwritten by a default after it.
+"""
 
 from __future__ import annotations
 
@@ -6,22 +12,34 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from frecall import commands, plugins
+from frecall import plugins
+from frecall.commands.ingest import cmd_ingest, cmd_ingest_edges
+from frecall.commands.maintenance import cmd_compact, cmd_replay
+from frecall.commands.memory import cmd_export, cmd_forget, cmd_inspect
+from frecall.commands.processes import cmd_serve, cmd_worker
+from frecall.commands.query import cmd_query
 from workers.errors import FRError
 
 
-def _common() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
+def _global_options(parser: argparse.ArgumentParser, default: object) -> None:
+    parser.add_argument(
         "--data-dir",
         type=Path,
-        default=None,
+        default=default,
         help="embedded deployment directory (env FR_DATA_DIR; default ./frecall-data)",
     )
-    common.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", default=default, help="log at INFO level"
+    )
+
+
+def _common() -> argparse.ArgumentParser:
+    """The global options again, for after the command name."""
+    common = argparse.ArgumentParser(add_help=False)
+    _global_options(common, argparse.SUPPRESS)
     return common
 
 
@@ -31,6 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="frecall",
         description="Fortunate Recall: long-term memory that knows which facts are current.",
     )
+    _global_options(parser, None)
+    parser.set_defaults(verbose=False)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("ingest", parents=[common], help="ingest conversation turns")
@@ -103,6 +123,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _demo(args: argparse.Namespace) -> int:
+    from frecall import demo
+
+    return demo.run(args)
+
+
+def _handlers() -> dict[str, Callable[[argparse.Namespace], int]]:
+    return {
+        "ingest": cmd_ingest,
+        "ingest-edges": cmd_ingest_edges,
+        "query": cmd_query,
+        "replay": cmd_replay,
+        "export": cmd_export,
+        "forget": cmd_forget,
+        "inspect": cmd_inspect,
+        "serve": cmd_serve,
+        "demo": _demo,
+        "compact": cmd_compact,
+        "worker": cmd_worker,
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(
@@ -110,9 +152,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
-    handler: plugins.Handler | None = getattr(args, "handler", None)
     try:
-        return handler(args) if handler is not None else commands.run(args)
+        handler: plugins.Handler | None = getattr(args, "handler", None)
+        return handler(args) if handler is not None else _handlers()[args.command](args)
     except FRError as exc:
         print(f"frecall: {exc}", file=sys.stderr)
         return 1

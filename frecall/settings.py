@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -18,7 +19,8 @@ EmbedderName = Literal["minilm", "hashing", "openai"]
 class Settings(BaseSettings):
     """Everything configurable, from `FR_*` environment variables or CLI flags.
 
-    No service configured = the embedded deployment (DESIGN §6).
+    No service configured = the embedded deployment (docs/architecture.md, "The two
+    deployments"); `frecall.wiring.open_deployment` decides.
     """
 
     model_config = SettingsConfigDict(env_prefix="FR_", frozen=True, extra="ignore")
@@ -50,6 +52,10 @@ class Settings(BaseSettings):
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
 
-    @property
-    def embedded(self) -> bool:
-        return not (self.kafka_bootstrap or self.redis_url or self.qdrant_url)
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    """The settings of a command: `FR_*` variables, overridden by its `--data-dir`."""
+    overrides: dict[str, Any] = {}
+    if getattr(args, "data_dir", None) is not None:
+        overrides["data_dir"] = args.data_dir
+    return Settings(**overrides)

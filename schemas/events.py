@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import math
+import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
@@ -85,7 +86,8 @@ class EdgeEvent(BaseModel):
     """One extracted fact with its lifecycle metadata (c, κ, h, t) and confidence v.
 
     ξ (lifecycle state) is *not* part of the event: it is derived from the set of a slot's
-    edges by the lifecycle rules, so that any arrival order converges (DESIGN §5).
+    edges by the lifecycle rules, so that any arrival order converges (docs/architecture.md,
+    "Lifecycle state").
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -143,7 +145,8 @@ def normalize_slot_key(raw: str) -> str:
 
 
 class ForgetCommand(BaseModel):
-    """Erase one fact or a whole user from every store; replay honours it (DESIGN §5)."""
+    """Erase one fact or a whole user from every store; replay honours it
+    (docs/architecture.md, "Forget")."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -153,6 +156,16 @@ class ForgetCommand(BaseModel):
     user_id: UserId
     edge_id: str | None = None
     issued_at: UtcDatetime
+
+    @classmethod
+    def issue(cls, user_id: str, edge_id: str | None) -> ForgetCommand:
+        """A new command, issued now, with a fresh id."""
+        return cls(
+            command_id=str(uuid.uuid4()),
+            user_id=user_id,
+            edge_id=edge_id,
+            issued_at=datetime.now(UTC),
+        )
 
 
 LogRecord = Annotated[EdgeEvent | ForgetCommand, Field(discriminator="kind")]

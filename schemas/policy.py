@@ -1,4 +1,4 @@
-"""The lifecycle policy as data: a validated file, not code (DESIGN §3).
+"""The lifecycle policy as data: a validated file, not code (paper Tables 1, 48, 49).
 
 `default_policy.json` next to this module is the shipped default; a deployment may point
 `FR_POLICY_FILE` at its own file. Every number in the default comes from the paper unless
@@ -105,8 +105,8 @@ class EmotionPolicy(BaseModel):
 
 
 class CompactionPolicy(BaseModel):
-    """When a long-dead fact may leave the active store (DESIGN §5: "a compaction job may
-    archive long-dead facts so the active store stays bounded"; paper Appendix L projects
+    """When a long-dead fact may leave the active store (docs/architecture.md, "Compaction":
+    archive long-dead facts so the active store stays bounded; paper Appendix L projects
     ~30,000 edges flat vs ~5,000–8,000 retrievable after two years). The retention periods
     are ours: the paper gives none. The log keeps every fact; archived ones go to an archive
     file and `frecall replay` restores them."""
@@ -116,7 +116,7 @@ class CompactionPolicy(BaseModel):
     #: Superseded this many days ago: archivable ("used to" questions look back that far).
     superseded_days: float = Field(default=180, ge=0)
     #: The latest superseded value of a slot stays whatever its age: it answers "what did I
-    #: have before X?" (historical intent, DESIGN §4).
+    #: have before X?" (historical intent, paper §3.3).
     keep_last_superseded: bool = True
     retracted_days: float = Field(default=90, ge=0)
     #: Near-duplicates are folded into their original as mentions (Appendix Z) on arrival.

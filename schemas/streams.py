@@ -1,4 +1,5 @@
-"""Payloads of the distributed pipeline's derived topics (DESIGN §2).
+"""Payloads of the distributed pipeline's derived topics (docs/architecture.md, "The two
+deployments").
 
 `fr.turns` carries `TurnEvent`, `fr.edges` `EdgeEvent`, `fr.commands` `ForgetCommand`
 (schemas/events.py). The two below are derived: `fr.transitions` announces which facts a

@@ -26,8 +26,8 @@ from schemas.streams import ALL_TOPICS, COMMANDS, EDGES, TURNS
 from streams.topics import Topics
 from workers.distributed.extraction import ExtractionHandler
 from workers.distributed.lifecycle import Handled, LifecycleHandler
-from workers.distributed.messages import Outgoing, Received, brief, dead_letter
-from workers.errors import StorageError
+from workers.distributed.messages import Outgoing, Received, dead_letter
+from workers.errors import StorageError, brief
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,5 @@
-"""The object graph of one deployment: stores, services, settings (built by bootstrap)."""
+"""The embedded deployment's object graph: stores, services, settings (`frecall.bootstrap.build`
+makes it; `frecall.embedded` runs on it)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,24 @@
-"""One exception base for the project; adapters turn library errors into these."""
+"""One exception tree for the project; adapters turn library errors into these.
+
+    FRError
+    ├── ConfigError         a setting, flag or file that cannot work
+    ├── InputError          a malformed input line (FILE:LINE: reason)
+    ├── StorageError        a store, broker or service failed
+    ├── NotQueryable        read-your-writes: edges not queryable in time
+    ├── EmbeddingError
+    ├── ExtractionError     (workers.extraction.llm.LLMExtractionError)
+    ├── InvalidResponse     an LLM answer outside its contract (workers.extraction.prompt)
+    └── BenchError          a benchmark could not complete a stage
+
+Each class takes structured fields and builds its message from them (httpx's
+`_exceptions.py` is the model), so that callers can branch on fields, not on text.
+"""
 
 from __future__ import annotations
 
 
 class FRError(Exception):
-    """Base of every error Fortunate Recall raises on purpose."""
+    """Base of every error Fortunate Recall raises on purpose (never raised itself)."""
 
 
 class StorageError(FRError):
@@ -33,5 +47,31 @@ class InputError(FRError):
         super().__init__(f"{source}:{line}: {reason}")
 
 
+class NotQueryable(FRError):
+    """Read-your-writes: edges that were not queryable within the wait (HTTP 503)."""
+
+    def __init__(self, missing: list[str], timeout: float) -> None:
+        self.missing, self.timeout = missing, timeout
+        super().__init__(f"not queryable within {timeout:g} s: {', '.join(missing)}")
+
+
 class ConfigError(FRError):
-    pass
+    """A setting, flag or input file that cannot work; `detail` says which and why."""
+
+    def __init__(self, detail: str) -> None:
+        self.detail = detail
+        super().__init__(detail)
+
+
+class BenchError(FRError):
+    """A benchmark could not complete a stage (a timeout, a worker that died, bad sizes)."""
+
+    def __init__(self, bench: str, stage: str, detail: str) -> None:
+        self.bench, self.stage, self.detail = bench, stage, detail
+        super().__init__(f"bench {bench}: {stage}: {detail}")
+
+
+def brief(exc: Exception, limit: int = 500) -> str:
+    """A one-line reason (validation errors can be long and multi-line)."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

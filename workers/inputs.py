@@ -1,17 +1,19 @@
-"""Input line formats of the CLI and the HTTP API, and their conversion to events.
+"""Input line formats of the CLI and the HTTP API, their conversion to events, and where
+per-item problems go.
 
-A malformed line never stops a run: the caller reports it as FILE:LINE: reason, dead-
-letters it, and goes on (DESIGN §6).
+A malformed line never stops a run: it is reported as FILE:LINE: reason, dead-lettered, and
+the run goes on (docs/architecture.md, "Entry points").
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated, TextIO, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -19,9 +21,16 @@ from schemas.categories import Category, UpdateSemantics
 from schemas.events import EdgeEvent, Embedding, UserId, UtcDatetime, normalize_weights
 from schemas.policy import Policy
 from schemas.query import QueryRequest
+from schemas.results import IngestReport, ItemFailure
 from workers.errors import InputError
+from workers.ports import DeadLetters
 
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: An input item: (position — a line number or a list index, raw text, parsed or the error).
+Item = tuple[int, str, T | InputError]
 
 
 class EdgeInput(BaseModel):
@@ -89,7 +98,7 @@ def _reason(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def read_jsonl(path: Path, model: type[M]) -> Iterator[tuple[int, str, M | InputError]]:
+def read_jsonl(path: Path, model: type[M]) -> Iterator[Item[M]]:
     """(line number, raw line, parsed model or the error) for every non-blank line."""
     with path.open("r", encoding="utf-8", errors="replace") as fh:
         for lineno, raw in enumerate(fh, start=1):
@@ -105,4 +114,60 @@ def read_jsonl(path: Path, model: type[M]) -> Iterator[tuple[int, str, M | Input
                 yield lineno, line, InputError(str(path), lineno, reason)
 
 
-__all__ = ["EdgeInput", "QueryRequest", "read_jsonl"]
+def listed(models: Sequence[M], *, exclude_unset: bool = False) -> list[Item[M]]:
+    """Items already parsed (an HTTP request's, an SDK call's): positions from 0."""
+    return [(i, m.model_dump_json(exclude_unset=exclude_unset), m) for i, m in enumerate(models)]
+
+
+class Problems:
+    """Where per-item problems go: `SOURCE:POSITION: reason` on `err` (default: stderr as
+    it is when the problem occurs; `quiet`: not printed — the HTTP API answers them
+    instead), and the dead-letter log, with the raw item."""
+
+    def __init__(
+        self, dead_letters: DeadLetters, err: TextIO | None = None, *, quiet: bool = False
+    ) -> None:
+        self.dead_letters = dead_letters
+        self.err = err
+        self.quiet = quiet
+
+    def add(self, source: str, position: int, reason: str, raw: str) -> ItemFailure:
+        if not self.quiet:
+            print(f"{source}:{position}: {reason}", file=self.err or sys.stderr)
+        self.dead_letters.put(source, str(position), reason, raw)
+        return ItemFailure(index=position, reason=reason)
+
+    def valid_edges(
+        self,
+        items: Iterable[Item[EdgeInput]],
+        source: str,
+        policy: Policy,
+        now: datetime,
+        report: IngestReport,
+    ) -> Iterator[tuple[int, str, EdgeInput, EdgeEvent]]:
+        """(position, raw, item, its event) of every valid edge item; an invalid one is
+        reported, dead-lettered and counted as rejected in `report`."""
+        for position, raw, item in items:
+            try:
+                if isinstance(item, InputError):
+                    raise ValueError(item.reason)
+                edge = item.to_event(policy, now, None)
+            except ValueError as exc:  # pydantic's ValidationError included
+                report.failures.append(self.add(source, position, str(exc), raw))
+                report.rejected += 1
+                continue
+            yield position, raw, item, edge
+
+    def answer_each(
+        self, items: Iterable[Item[M]], source: str, answer: Callable[[M], R]
+    ) -> Iterator[R | ItemFailure]:
+        """`answer` each valid item, in order; an invalid one is reported and yields its
+        failure in its place (a batch's output stays aligned with its input)."""
+        for position, raw, item in items:
+            if isinstance(item, InputError):
+                yield self.add(source, position, item.reason, raw)
+            else:
+                yield answer(item)
+
+
+__all__ = ["EdgeInput", "Item", "Problems", "QueryRequest", "listed", "read_jsonl"]

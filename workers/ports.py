@@ -1,8 +1,10 @@
 """Ports: what the domain needs from the outside world, as `typing.Protocol`s.
 
-Every port has an in-memory fake in `workers/stores/memory.py` (or next to its adapter)
-used by unit tests instead of mocks. Every store call takes a user id: there is no code
-path that searches across tenants.
+Every port has an in-memory fake in `workers/stores/memory_*.py` used by unit tests instead
+of mocks (docs/architecture.md has the table: port → adapters → fake). Every store call
+takes a user id: there is no code path that searches across tenants. The distributed
+pipeline's own ports (the shared fact store, the delivery ledger) are in
+workers/distributed/ports.py.
 """
 
 from __future__ import annotations
@@ -65,6 +67,23 @@ class SearchFilter:
     categories: frozenset[Category] | None = field(default=None)
 
 
+#: What one lifecycle resolution writes: whole records (with their vectors) …
+Upserts = Sequence[IndexedFact]
+#: … and lifecycle-only changes of stored records, by edge id.
+Updates = Mapping[str, Lifecycle]
+
+
+def records_to_write(
+    stored: Callable[[list[str]], list[FactRecord]], upserts: Upserts, updates: Updates
+) -> dict[str, FactRecord]:
+    """Every record a commit writes: the upserts, and the `stored` records (read by edge id)
+    that only change their lifecycle, with the new one."""
+    records = {item.record.edge_id: item.record for item in upserts}
+    for record in stored([i for i in updates if i not in records]):
+        records[record.edge_id] = record.model_copy(update={"lifecycle": updates[record.edge_id]})
+    return records
+
+
 class VectorIndex(Protocol):
     """Facts with a named dense vector, a BM25 sparse vector (IDF modifier) and a payload.
 
@@ -114,8 +133,14 @@ class FactStore(Protocol):
     the user's facts since `snapshot` (optimistic concurrency: two workers racing on one
     user — e.g. during a Kafka rebalance — cannot overwrite each other's newer state; the
     loser re-resolves). Adapters: `DirectFacts` over any `VectorIndex` (single writer),
-    `RedisFactStore` (many workers).
+    `RedisFactStore` (many workers), `InMemoryFactStore` (their fake).
+
+    `name` is the store's name in a forget receipt (`vector_index` when the vector index is
+    the record of state, `fact_store` when a shared fact store is): the count is named once,
+    where it is made.
     """
+
+    name: str
 
     def get(self, user_id: str, edge_ids: Sequence[str]) -> list[FactRecord]: ...
 
@@ -125,13 +150,7 @@ class FactStore(Protocol):
     def snapshot(self, user_id: str) -> int:
         """A token for the user's facts as of now (a version counter)."""
 
-    def commit(
-        self,
-        user_id: str,
-        snapshot: int,
-        upserts: Sequence[IndexedFact],
-        updates: Mapping[str, Lifecycle],
-    ) -> bool:
+    def commit(self, user_id: str, snapshot: int, upserts: Upserts, updates: Updates) -> bool:
         """Write everything if the user's facts are still at `snapshot`; False otherwise."""
 
     def delete(self, user_id: str, edge_ids: Sequence[str]) -> int: ...
@@ -212,3 +231,27 @@ class FactExtractor(Protocol):
     """
 
     def extract(self, turn: TurnEvent, context: Sequence[TurnEvent]) -> list[ExtractedFact]: ...
+
+
+class TurnContext(Protocol):
+    """What extraction remembers of a session: its recent turns (for references such as
+    "scrap it") and, for redeliveries, what a turn already yielded.
+
+    Adapters: `InMemoryTurnContext` (embedded; the fake), `RedisTurnContext` (shared by the
+    extraction workers). Raises `StorageError` on backend failure.
+    """
+
+    def recent(self, turn: TurnEvent) -> list[TurnEvent]:
+        """The session's turns before `turn`, oldest first — also when `turn` is delivered
+        again after later turns were added, so that its extraction does not change."""
+
+    def add(self, turn: TurnEvent) -> None:
+        """Append a turn to its session once (a redelivered turn is not added again)."""
+
+    def extracted(self, turn: TurnEvent) -> list[ExtractedFact] | None:
+        """What an earlier delivery of this turn extracted (None: not seen, or not kept)."""
+
+    def remember_extracted(self, turn: TurnEvent, facts: list[ExtractedFact]) -> None: ...
+
+    def forget_user(self, user_id: str) -> None:
+        """Drop the user's words kept as context (erasure reaches every store)."""

@@ -1,6 +1,7 @@
 """Scheduled things (AV2 expired logistics) and plans that get dropped (AV7 selective
 forgetting): event-time anchored facts (paper §3.3, Appendix K) and retractions in varied
-language (DESIGN §5: "the dog thing is dead", "scrap it", "forget I mentioned it")."""
+language ("the dog thing is dead", "scrap it", "forget I mentioned it"; docs/architecture.md,
+"Lifecycle state")."""
 
 from __future__ import annotations
 
@@ -85,7 +86,8 @@ class PlanKind:
 #: Plans that may be dropped: a dog, an exchange semester, a book, … (`data/events.toml`).
 PLAN_KINDS: dict[str, PlanKind] = records(PlanKind, _DATA["plans"])
 PLAN_PLACES: dict[str, tuple[str, ...]] = pools(_DATA["plan_places"])
-#: Retraction language (DESIGN §5), from a later session: names the plan.
+#: Retraction language (docs/architecture.md, "Lifecycle state"), from a later session:
+#: names the plan.
 DROP: tuple[str, ...] = tuple(_DATA["drops"]["later"])
 #: Retraction in the same session, right after the plan: refers back by "it"/"that".
 DROP_NOW: tuple[str, ...] = tuple(_DATA["drops"]["same_session"])

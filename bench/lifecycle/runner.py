@@ -33,14 +33,14 @@ from bench.lifecycle.metrics import (
 )
 from bench.lifecycle.scenarios import AV_NAMES
 from frecall.bootstrap import build
+from frecall.embedded.pipeline import EmbeddedPipeline
 from frecall.settings import Settings
 from schemas.query import QueryRequest, QueryResult
-from streams.embedded import EmbeddedPipeline
-from streams.progress import Progress
 from workers.app import App
 from workers.embedding.cached import CachedEmbedder
 from workers.errors import ConfigError
 from workers.extraction.rules import RuleExtractor
+from workers.progress import Progress
 from workers.query.routing import CategoryRouter
 
 TRACKS = ("gold", "text")

@@ -259,7 +259,7 @@ def av5(t: Timeline) -> Question | None:
 
 
 def av7(t: Timeline) -> Question | None:
-    """Selective forgetting: a plan, then its retraction in varied language (DESIGN §5)."""
+    """Selective forgetting: a plan, then its retraction in varied language (paper §3.3)."""
     plan = pick_kind(t, ev.PLAN_KINDS)
     if plan is None:
         return None

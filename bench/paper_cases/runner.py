@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench.paper_cases.cases import Persona, Question
+from frecall.embedded.pipeline import EmbeddedPipeline
 from schemas.query import QueryRequest
-from streams.embedded import EmbeddedPipeline
 from workers.app import App
 from workers.ports import FactExtractor
 

@@ -1,7 +1,7 @@
-"""The HTTP API (`frecall serve`): FastAPI over one deployment's object graph."""
+"""The HTTP API (`frecall serve`): FastAPI over a `Deployment`."""
 
 from __future__ import annotations
 
-from frecall.api.app import ApiLimits, create_app
+from frecall.api.app import ApiLimits, create_api
 
-__all__ = ["ApiLimits", "create_app"]
+__all__ = ["ApiLimits", "create_api"]

@@ -1,14 +1,12 @@
-"""The HTTP API over one deployment's object graph (`frecall serve`; DESIGN §6).
+"""The HTTP API over a `Deployment` (`frecall serve`; docs/architecture.md, "Entry points").
 
-`create_app` takes an already-built `App` (and the extractor for turns), so tests pass one
-built on a temporary data dir and the server passes the one `bootstrap.build` made.
+`create_api` takes the deployment the wiring opened (tests pass an embedded one over a
+temporary data dir); the caller keeps ownership and closes it.
 
-Concurrency: handlers are plain functions run on FastAPI's thread pool. Queries and health
-checks run concurrently. Writes (ingest, forget) hold one lock: the lifecycle stage's
-read-modify-write spans the slot index and the vector index, and each store only locks its
-own calls. Exports hold it too, so that they see a state between two writes. One process
-only: the embedded stores lock their directory. Writes are applied before the response is
-sent, so a client reads its own writes.
+Concurrency: handlers are plain functions run on FastAPI's thread pool; the deployment is
+thread-safe (the embedded one serializes writes and exports, the distributed one produces
+them to Kafka). Read-your-writes: the ingest endpoints return edge ids, which a query may
+pass as `wait_for` (the embedded deployment applies writes before it answers).
 
 Errors are JSON `{"detail": ...}`: 400 for bad requests, 413 for bodies over the limit
 (refused before parsing), 422 with one problem per invalid item (and nothing applied), 503
@@ -17,14 +15,12 @@ when a store, the embedder or the extractor fails, 500 otherwise; never a stack 
 
 from __future__ import annotations
 
-import io
 import logging
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
-from typing import Annotated, Any, Protocol
+from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi import Path as PathParam
@@ -40,22 +36,19 @@ from frecall.api.models import (
     ForgetReceiptOut,
     Health,
     IngestResponse,
-    ItemFailure,
     MemoryExport,
     TurnIn,
     TurnsRequest,
     ValidationErrorBody,
 )
+from frecall.deployment import Deployment
 from schemas.events import TurnEvent
 from schemas.policy import Policy
 from schemas.query import QueryRequest, QueryResult
-from streams.embedded import EmbeddedPipeline, IngestReport
-from workers.app import App
-from workers.errors import EmbeddingError, ExtractionError, FRError, StorageError
-from workers.export import dumps_stable, export_user
-from workers.extraction.stage import SessionContext
-from workers.inputs import EdgeInput
-from workers.ports import FactExtractor
+from schemas.results import IngestReport
+from workers.errors import EmbeddingError, ExtractionError, FRError, NotQueryable, StorageError
+from workers.export import dumps_stable
+from workers.inputs import EdgeInput, listed
 
 log = logging.getLogger(__name__)
 
@@ -72,34 +65,8 @@ class ApiLimits:
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
 
 
-class Backend(Protocol):
-    """What the HTTP API needs from a deployment: embedded (`_Service`) or distributed
-    (frecall/api/distributed.py, producing to Kafka and reading the indexer's index)."""
-
-    def query(self, request: QueryRequest, wait_for: Sequence[str], timeout: float) -> QueryResult:
-        """Rank; first wait (up to `timeout` s) until `wait_for` edge ids are queryable."""
-
-    def ingest_turns(self, turns: Sequence[TurnIn]) -> IngestResponse: ...
-
-    def ingest_edges(self, items: Sequence[EdgeInput]) -> IngestResponse: ...
-
-    def forget(self, user_id: str, edge_id: str | None) -> ForgetReceiptOut: ...
-
-    def export(self, user_id: str) -> str: ...
-
-    def count(self) -> int: ...
-
-
-def create_app(app: App, extractor: FactExtractor, *, limits: ApiLimits | None = None) -> FastAPI:
-    """The FastAPI application over `app`; the caller keeps ownership (and closes `app`).
-
-    One application per `App`: the write lock lives in the application.
-    """
-    return create_api(_Service(app, extractor), limits=limits)
-
-
-def create_api(service: Backend, *, limits: ApiLimits | None = None) -> FastAPI:
-    """The FastAPI application over a backend (the caller keeps ownership of it)."""
+def create_api(deployment: Deployment, *, limits: ApiLimits | None = None) -> FastAPI:
+    """The FastAPI application over a deployment (the caller keeps ownership of it)."""
     api = FastAPI(
         title="Fortunate Recall",
         version=_version(),
@@ -128,17 +95,20 @@ def create_api(service: Backend, *, limits: ApiLimits | None = None) -> FastAPI:
         waited for up to `wait_timeout` s (the distributed deployment applies writes
         asynchronously; the embedded one before it answers).
         """
-        return service.query(request, wait_for or [], wait_timeout)
+        return deployment.query(request, wait_for=wait_for or [], timeout=wait_timeout)
 
     @api.post("/v1/turns", response_model=IngestResponse, responses=errors, tags=["ingest"])
     def ingest_turns(body: TurnsRequest) -> IngestResponse:
         """Conversation turns through extraction into the memory (`frecall ingest`)."""
-        return service.ingest_turns(body.turns)
+        events = validate_turns(body.turns)
+        return _response(deployment.ingest_turns(listed(events), "http:/v1/turns"))
 
     @api.post("/v1/edges", response_model=IngestResponse, responses=errors, tags=["ingest"])
     def ingest_edges(body: EdgesRequest) -> IngestResponse:
         """Pre-extracted facts (`frecall ingest-edges`); a given `edge_id` is kept."""
-        return service.ingest_edges(body.edges)
+        validate_edges(body.edges, deployment.policy)
+        items = listed(body.edges, exclude_unset=True)
+        return _response(deployment.ingest_edges(items, "http:/v1/edges"))
 
     @api.get(
         "/v1/users/{user_id}/memory",
@@ -148,14 +118,15 @@ def create_api(service: Backend, *, limits: ApiLimits | None = None) -> FastAPI:
     )
     def export(user_id: UserPath) -> Response:
         """Every fact of the user with its lifecycle, byte for byte `frecall export`."""
-        return Response(service.export(user_id), media_type="application/json")
+        document = deployment.export(user_id).model_dump()
+        return Response(dumps_stable(document), media_type="application/json")
 
     @api.delete(
         "/v1/users/{user_id}", response_model=ForgetReceiptOut, responses=errors, tags=["erase"]
     )
     def forget_user(user_id: UserPath) -> ForgetReceiptOut:
         """Erase a user from every store and from the log, with a receipt."""
-        return service.forget(user_id, None)
+        return _receipt(deployment, user_id, None)
 
     @api.delete(
         "/v1/users/{user_id}/facts/{edge_id:path}",
@@ -165,70 +136,14 @@ def create_api(service: Backend, *, limits: ApiLimits | None = None) -> FastAPI:
     )
     def forget_fact(user_id: UserPath, edge_id: EdgePath) -> ForgetReceiptOut:
         """Erase one fact (ids may contain `/`; `#` must be sent as `%23`)."""
-        return service.forget(user_id, edge_id)
+        return _receipt(deployment, user_id, edge_id)
 
     @api.get("/healthz", response_model=Health, responses={503: errors[503]}, tags=["service"])
     def healthz() -> Health:
         """Up, with the number of facts held (503 when the vector index fails)."""
-        return Health(status="ok", facts=service.count())
+        return Health(status="ok", facts=deployment.count())
 
     return api
-
-
-class _Service:
-    """The write side: validation of every item first, then one locked pass through the
-    embedded pipeline (log first, then the stores)."""
-
-    def __init__(self, app: App, extractor: FactExtractor) -> None:
-        self.app = app
-        self.extractor = extractor
-        self.writes = threading.Lock()
-        # Sessions continue across requests: "scrap it" may refer to an earlier request.
-        self.context = SessionContext()
-
-    def query(self, request: QueryRequest, wait_for: Sequence[str], timeout: float) -> QueryResult:
-        return self.app.queries.query(request)  # writes were applied before they answered
-
-    def export(self, user_id: str) -> str:
-        with self.writes:  # a state between two writes
-            return dumps_stable(export_user(self.app.vectors, user_id))
-
-    def count(self) -> int:
-        return self.app.vectors.count()
-
-    def ingest_edges(self, items: Sequence[EdgeInput]) -> IngestResponse:
-        validate_edges(items, self.app.policy)
-        batch = [
-            (i, item.model_dump_json(exclude_unset=True), item) for i, item in enumerate(items)
-        ]
-        with self.writes:
-            report = self._pipeline().ingest_edge_items(batch, "http:/v1/edges")
-        return _response(report)
-
-    def ingest_turns(self, turns: Sequence[TurnIn]) -> IngestResponse:
-        events = validate_turns(turns)
-        batch = [(i, event.model_dump_json(), event) for i, event in enumerate(events)]
-        with self.writes:
-            report = self._pipeline().ingest_turn_items(
-                batch, self.extractor, "http:/v1/turns", self.context
-            )
-        return _response(report)
-
-    def _pipeline(self) -> EmbeddedPipeline:
-        # Per-item problems reach the client in the response and the log below; stderr
-        # is the CLI's channel, not the server's.
-        return EmbeddedPipeline(self.app, err=io.StringIO())
-
-    def forget(self, user_id: str, edge_id: str | None) -> ForgetReceiptOut:
-        with self.writes:
-            receipt = EmbeddedPipeline(self.app).forget(user_id, edge_id)
-        log.info("forgot user %s edge %s: %s", user_id, edge_id, dict(receipt.removed))
-        return ForgetReceiptOut(
-            user_id=receipt.user_id,
-            edge_id=receipt.edge_id,
-            removed=dict(receipt.removed),
-            at=datetime.now(UTC),
-        )
 
 
 class _BodyLimit:
@@ -312,17 +227,17 @@ def _problem(loc: tuple[str | int, ...], exc: ValueError) -> dict[str, Any]:
 
 
 def _response(report: IngestReport) -> IngestResponse:
-    for index, reason in report.failures:
-        log.warning("ingest item %d: %s", index, reason)
-    return IngestResponse(
-        turns=report.turns,
-        accepted=report.accepted,
-        rejected=report.rejected,
-        failed=report.failed,
-        transitions=dict(sorted(report.transitions.items())),
-        edge_ids=report.edge_ids,
-        failures=[ItemFailure(index=i, reason=r) for i, r in report.failures],
-    )
+    for failure in report.failures:
+        log.warning("ingest item %d: %s", failure.index, failure.reason)
+    document = report.model_dump()
+    document["transitions"] = dict(sorted(report.transitions.items()))
+    return IngestResponse.model_validate(document)
+
+
+def _receipt(deployment: Deployment, user_id: str, edge_id: str | None) -> ForgetReceiptOut:
+    receipt = deployment.forget(user_id, edge_id)
+    log.info("forgot user %s edge %s: %s", user_id, edge_id, receipt.removed)
+    return ForgetReceiptOut.model_validate(receipt.model_dump())
 
 
 async def _invalid(request: Request, exc: Exception) -> JSONResponse:
@@ -336,6 +251,9 @@ async def _invalid(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _failed(request: Request, exc: Exception) -> JSONResponse:
+    if isinstance(exc, NotQueryable):
+        log.warning("%s %s: %s", request.method, request.url.path, exc)
+        return JSONResponse({"detail": str(exc)}, status_code=503)
     if isinstance(exc, StorageError):
         # The detail names server paths: it goes to the log, not to the client.
         log.error("%s %s: %s", request.method, request.url.path, exc)

@@ -1,19 +1,36 @@
 """Request and response models of the HTTP API (CONVENTIONS 7: apart from events and records).
 
-Queries reuse `schemas.query` (already the API's query models) and edges reuse
-`workers.inputs.EdgeInput` (the `ingest-edges` line format); turns get their own input model,
-so that the public API does not change when the `TurnEvent` payload gets a new version.
+Queries reuse `schemas.query` (already the API's query models), results reuse the
+`Deployment` port's (`schemas.results`), and edges reuse `workers.inputs.EdgeInput` (the
+`ingest-edges` line format); turns get their own input model, so that the public API does
+not change when the `TurnEvent` payload gets a new version.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from schemas.events import TurnEvent, UserId, UtcDatetime
+from schemas.results import FactView, ForgetReceipt, IngestReport, ItemFailure, MemoryExport
 from workers.inputs import EdgeInput
+
+__all__ = [
+    "MAX_ITEMS",
+    "EdgesRequest",
+    "ErrorBody",
+    "FactView",
+    "ForgetReceiptOut",
+    "Health",
+    "IngestResponse",
+    "ItemFailure",
+    "MemoryExport",
+    "TurnIn",
+    "TurnsRequest",
+    "ValidationErrorBody",
+    "ValidationProblem",
+]
 
 #: Items per ingest request; larger batches go in several requests.
 MAX_ITEMS = 1_000
@@ -48,52 +65,13 @@ class EdgesRequest(BaseModel):
     edges: list[EdgeInput] = Field(min_length=1, max_length=MAX_ITEMS)
 
 
-class ItemFailure(BaseModel):
-    """An item that was valid but could not be applied (extraction or store failure).
-
-    It is also in the dead-letter log, with the same reason.
-    """
-
-    index: int = Field(description="position of the item in the request, from 0")
-    reason: str
-
-
-class IngestResponse(BaseModel):
+class IngestResponse(IngestReport):
     """What an ingest request did: the counts of `frecall ingest` / `ingest-edges`."""
 
-    turns: int = Field(0, description="turns processed (POST /v1/turns)")
-    accepted: int = Field(description="edges applied to the memory")
-    rejected: int = Field(description="invalid items (always 0: those are answered with 422)")
-    failed: int = Field(description="edges or turns that failed; see `failures`")
-    transitions: dict[str, int] = Field(description='lifecycle changes, e.g. {"new->active": 3}')
-    edge_ids: list[str] = Field(description="ids of the request's edges now in the memory")
-    failures: list[ItemFailure] = []
 
-
-class ForgetReceiptOut(BaseModel):
-    """Proof of erasure (DESIGN §9): how many records each store removed."""
-
-    user_id: str
-    edge_id: str | None
-    removed: dict[str, int] = Field(
-        description="per store: vector_index, slot_index, log, archive "
-        "(distributed: fact_store, slot_index, vector_index)"
-    )
-    at: datetime
-
-
-class FactView(BaseModel):
-    """One fact of the export: the edge (without its embedding) and its lifecycle."""
-
-    edge: dict[str, Any]
-    lifecycle: dict[str, Any]
-
-
-class MemoryExport(BaseModel):
-    """Every fact of a user in a stable order (the JSON of `frecall export`)."""
-
-    user_id: str
-    facts: list[FactView]
+class ForgetReceiptOut(ForgetReceipt):
+    """Proof of erasure: how many records each store removed (docs/architecture.md,
+    "Forget")."""
 
 
 class Health(BaseModel):

@@ -1,7 +1,8 @@
-"""`frecall serve`: the HTTP API under uvicorn, one process over the embedded stores.
+"""`frecall serve`: the HTTP API under uvicorn, over the deployment the settings describe.
 
-One worker process only: the embedded stores (Qdrant Edge, SQLite, the file log) belong to
-one process; concurrency inside it is the API's thread pool (see `frecall.api.app`).
+One worker process: the embedded stores belong to one process, and in the distributed
+deployment this process runs the indexer that owns the vector index. Concurrency inside it
+is the API's thread pool (see `frecall.api.app`).
 """
 
 from __future__ import annotations
@@ -16,46 +17,25 @@ from types import FrameType
 import uvicorn
 from fastapi import FastAPI
 
-from frecall.api.app import ApiLimits, create_api, create_app
-from frecall.bootstrap import build, make_embedder, make_extractor
+from frecall.api.app import ApiLimits, create_api
 from frecall.settings import Settings
+from frecall.wiring import open_deployment
 
 log = logging.getLogger(__name__)
 
 
 def serve(settings: Settings, host: str, port: int, *, limits: ApiLimits | None = None) -> None:
-    """Open the deployment, serve until SIGINT/SIGTERM, then close every store.
+    """Open the deployment, serve until SIGINT/SIGTERM, then close it.
 
-    Raises `FRError` when the deployment cannot be opened (e.g. another process holds it).
-    With FR_KAFKA_BOOTSTRAP set, this is the distributed serving process: the indexer
-    (fr.transitions → the vector index) and the query service, writes going to Kafka.
+    Raises `FRError` when the deployment cannot be opened (e.g. another process holds the
+    data dir). Per-item problems go into the responses and the dead-letter log, not stderr.
     """
-    if settings.kafka_bootstrap:
-        _serve_distributed(settings, host, port, limits)
-        return
-    extractor = make_extractor(settings)
-    app = build(settings, extractor=extractor)
+    deployment = open_deployment(settings, serving=True, quiet=True)
     try:
-        _run(create_app(app, extractor, limits=limits), host, port)
+        _run(create_api(deployment, limits=limits), host, port)
     finally:
-        app.close()
-        log.info("stores closed")
-
-
-def _serve_distributed(settings: Settings, host: str, port: int, limits: ApiLimits | None) -> None:
-    from frecall.api.distributed import DistributedBackend
-    from frecall.distributed import ServingNode
-    from workers.query.service import QueryService
-
-    embedder = make_embedder(settings)
-    node = ServingNode(settings, embedder)
-    try:
-        queries = QueryService(node.vectors, embedder, node.stores.policy)
-        node.start()
-        _run(create_api(DistributedBackend(node, queries), limits=limits), host, port)
-    finally:
-        node.close()
-        log.info("indexer stopped, stores closed")
+        deployment.close()
+        log.info("deployment closed")
 
 
 def _run(api: FastAPI, host: str, port: int) -> None:

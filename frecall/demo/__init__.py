@@ -10,17 +10,16 @@ import argparse
 import shutil
 import tempfile
 import textwrap
+from contextlib import closing
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 
-from frecall.bootstrap import build
 from frecall.settings import Settings
+from frecall.wiring import open_deployment
 from schemas.query import QueryRequest, QueryResult
-from scorer.score import ScoringOptions
-from streams.embedded import EmbeddedPipeline
-from workers.export import dumps_stable, export_user
-from workers.query.service import QueryService
+from workers.export import dumps_stable
+from workers.inputs import EdgeInput, read_jsonl
 
 USER = "maya"
 AS_OF = datetime(2026, 9, 21, 9, 0, tzinfo=UTC)
@@ -71,9 +70,10 @@ def run(args: argparse.Namespace) -> int:
 def _run(data_dir: Path, story_path: Path) -> int:
     print("Fortunate Recall demo — embedded deployment, no services, no network")
     print(f"data dir: {data_dir}\n")
-    app = build(Settings(data_dir=data_dir))
-    try:
-        report = EmbeddedPipeline(app).ingest_edges(story_path)
+    # Embedded whatever FR_* services the environment names: the demo needs none.
+    settings = Settings(data_dir=data_dir, kafka_bootstrap=None, redis_url=None, qdrant_url=None)
+    with closing(open_deployment(settings)) as deployment:
+        report = deployment.ingest_edges(read_jsonl(story_path, EdgeInput), str(story_path))
         print(
             f"ingested Maya's story: {report.accepted} facts over four months "
             f"({', '.join(f'{k} {v}' for k, v in sorted(report.transitions.items()))})"
@@ -82,12 +82,10 @@ def _run(data_dir: Path, story_path: Path) -> int:
             f"every query below is asked as of {AS_OF:%Y-%m-%d %H:%M} UTC; "
             "* marks a weaker match, ranked after the relevant facts\n"
         )
-        flat = QueryService(
-            app.vectors, app.embedder, app.policy, options=ScoringOptions(lifecycle=False)
-        )
         for query, point in QUERIES:
             request = QueryRequest(user_id=USER, query=query, as_of=AS_OF, k=5)
-            life, plain = app.queries.query(request), flat.query(request)
+            life = deployment.query(request)
+            plain = deployment.query(request, ranking="similarity")
             print(f"Q: {query}   [{point}]")
             print(
                 f"  intent: {life.intent.value}; routed to "
@@ -98,22 +96,9 @@ def _run(data_dir: Path, story_path: Path) -> int:
             if life.results:
                 print(f"  why #1: {'; '.join(life.results[0].why)}")
             print()
-        before = dumps_stable(export_user(app.vectors, USER))
-    finally:
-        app.close()
-    _replay_check(data_dir, before)
-    return 0
-
-
-def _replay_check(data_dir: Path, before: str) -> None:
-    from frecall import commands
-
-    ns = argparse.Namespace(data_dir=data_dir, json=False, from_kafka=False)
-    commands.cmd_replay(ns)
-    app = build(Settings(data_dir=data_dir))
-    try:
-        after = dumps_stable(export_user(app.vectors, USER))
-    finally:
-        app.close()
+        before = dumps_stable(deployment.export(USER).model_dump())
+        print(deployment.replay().describe())
+        after = dumps_stable(deployment.export(USER).model_dump())
     verdict = "identical" if after == before else "DIFFERENT"
     print(f"replay from the log rebuilt every store; export before vs after: {verdict}")
+    return 0

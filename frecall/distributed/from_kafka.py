@@ -1,11 +1,19 @@
-"""`frecall replay --from-kafka`: rebuild Redis and the vector index into a new generation."""
+"""`frecall replay --from-kafka`: rebuild Redis and the vector index into a new generation.
+
+The rebuild itself is `workers.lifecycle.replay.rebuild`, the embedded replay's too; here
+are the generation switch (new Redis key prefix, new vector index, then the pointer) and
+the ledger's tombstones, so that a late copy of an erased edge stays out afterwards.
+"""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Any
+from typing import TypeVar
 
 import redis
+from pydantic import BaseModel
 
 from frecall.bootstrap import make_embedder
 from frecall.distributed.stores import (
@@ -21,15 +29,19 @@ from frecall.distributed.stores import (
 )
 from frecall.settings import Settings
 from schemas.events import EdgeEvent, ForgetCommand
+from schemas.results import ReplayReport
 from schemas.streams import COMMANDS, EDGES, TRANSITIONS
 from streams.kafka_io import commit_end_offsets, read_topics
-from streams.progress import Progress
 from streams.topics import active_members, truncated
 from workers.distributed.indexer import Indexer
 from workers.errors import ConfigError
+from workers.lifecycle.replay import ByIssueTime, rebuild
+from workers.progress import Progress
+
+M = TypeVar("M", bound=BaseModel)
 
 
-def replay(settings: Settings) -> dict[str, Any]:
+def replay_from_kafka(settings: Settings) -> ReplayReport:
     """Rebuild Redis and the vector index from fr.edges + fr.commands into a new generation,
     then switch over. Run it with the workers and the serving process stopped."""
     bootstrap, url = require_services(settings)
@@ -50,47 +62,27 @@ def replay(settings: Settings) -> dict[str, Any]:
                 "process before `replay --from-kafka` (they open the new generation at start)"
             )
     drop_prefix(client, prefix_of(settings, new))
+    started = time.monotonic()
     stores = open_stores(settings, new)
-    erased_users: dict[str, datetime] = {}
-    erased_edges: set[tuple[str, str]] = set()
-    commands = 0
-    for message in read_topics(bootstrap, [topics.name(COMMANDS)]):
-        try:
-            command = ForgetCommand.model_validate_json(message.value)
-        except ValueError:
-            continue  # the workers dead-lettered it too
-        commands += 1
-        if command.edge_id is None:
-            erased_users[command.user_id] = max(
-                command.issued_at, erased_users.get(command.user_id, command.issued_at)
-            )
-        else:
-            erased_edges.add((command.user_id, command.edge_id))
-    progress = Progress("replay --from-kafka")
-    edges = skipped = 0
+    erasures = ByIssueTime()
     users: set[str] = set()
-    for message in read_topics(bootstrap, [topics.name(EDGES)]):
-        progress.tick()
-        try:
-            edge = EdgeEvent.model_validate_json(message.value)
-        except ValueError:
-            continue
-        if edge.embedding is None:
-            continue
-        erased_at = erased_users.get(edge.user_id)
-        if (edge.user_id, edge.edge_id) in erased_edges or (
-            erased_at is not None and edge.ingest_time <= erased_at
-        ):
-            skipped += 1
-            continue
+
+    def apply(edge: EdgeEvent) -> None:
         stores.lifecycle.apply(edge)
-        stores.facts.mark_processed(edge.user_id, edge.edge_id)
+        stores.ledger.mark_processed(edge.user_id, edge.edge_id)
         users.add(edge.user_id)
-        edges += 1
-    for user, at in erased_users.items():
-        stores.facts.tombstone(user, None, at)
-    for user, edge_id in erased_edges:
-        stores.facts.tombstone(user, edge_id, datetime.now(UTC))
+
+    report = rebuild(
+        enumerate(_parsed(bootstrap, topics.name(COMMANDS), ForgetCommand)),
+        enumerate(e for e in _parsed(bootstrap, topics.name(EDGES), EdgeEvent) if e.embedding),
+        erasures,
+        apply,
+        Progress("replay --from-kafka"),
+    )
+    for user, at in erasures.users.items():
+        stores.ledger.tombstone(user, None, at)
+    for user, edge_id in erasures.edges:
+        stores.ledger.tombstone(user, edge_id, datetime.now(UTC))
     dim = make_embedder(settings).dim
     drop_vectors(settings, new)  # what an earlier, interrupted attempt left
     vectors = open_vectors(settings, dim, new)
@@ -102,18 +94,21 @@ def replay(settings: Settings) -> dict[str, Any]:
         vectors.close()
     # The new index already holds every announced change: its indexer starts at the end.
     commit_end_offsets(bootstrap, indexer_group(settings, new), topics.name(TRANSITIONS))
-    seconds = progress.finish()
+    seconds = time.monotonic() - started  # the whole rebuild, the vector index included
     client.set(f"{settings.redis_prefix}:generation", new)  # the switch
     drop_prefix(client, prefix_of(settings, old))
     drop_vectors(settings, old)
     stores.close()
     client.close()
-    return {
-        "edges": edges,
-        "skipped_forgotten": skipped,
-        "forget_commands": commands,
-        "users": len(users),
-        "generation": new,
-        "seconds": round(seconds, 3),
-        "edges_per_s": round(edges / seconds, 1) if seconds else None,
-    }
+    origin = f"Kafka into generation {new}"
+    update = {"users": len(users), "generation": new, "seconds": seconds, "origin": origin}
+    return report.model_copy(update=update)
+
+
+def _parsed(bootstrap: str, topic: str, model: type[M]) -> Iterator[M]:
+    """The messages of `topic` that parse as `model` (the workers dead-lettered the rest)."""
+    for message in read_topics(bootstrap, [topic]):
+        try:
+            yield model.model_validate_json(message.value)
+        except ValueError:
+            continue

@@ -1,5 +1,5 @@
 """Where the distributed deployment keeps its state: Redis key generations, the vector
-index of a generation, and the stores the lifecycle workers share."""
+index of a generation, and the stores (ports) the workers share."""
 
 from __future__ import annotations
 
@@ -18,11 +18,9 @@ from workers.errors import ConfigError
 from workers.lifecycle.service import LifecycleService
 from workers.ports import VectorIndex
 from workers.stores.redis_facts import RedisFactStore
+from workers.stores.redis_ledger import RedisDeliveryLedger
 from workers.stores.redis_slots import RedisSlotIndex
-
-
-def distributed(settings: Settings) -> bool:
-    return bool(settings.kafka_bootstrap)
+from workers.stores.redis_turns import RedisTurnContext
 
 
 def require_services(settings: Settings) -> tuple[str, str]:
@@ -90,6 +88,8 @@ class Stores:
 
     client: redis.Redis
     facts: RedisFactStore
+    ledger: RedisDeliveryLedger
+    turns: RedisTurnContext
     slots: RedisSlotIndex
     lifecycle: LifecycleService
     policy: Policy
@@ -105,7 +105,15 @@ def open_stores(settings: Settings, gen: int | None = None) -> Stores:
     facts = RedisFactStore(client, prefix)
     slots = RedisSlotIndex(client, prefix)
     policy = load_policy(settings.policy_file)
-    return Stores(client, facts, slots, LifecycleService(slots, facts, policy), policy)
+    return Stores(
+        client,
+        facts,
+        RedisDeliveryLedger(client, prefix),
+        RedisTurnContext(client, prefix),
+        slots,
+        LifecycleService(slots, facts, policy),
+        policy,
+    )
 
 
 def drop_vectors(settings: Settings, gen: int) -> None:

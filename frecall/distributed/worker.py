@@ -1,42 +1,38 @@
-"""`frecall worker`: the Faust agents of the given roles."""
+"""`frecall worker`: a process running the Faust agents of the given roles."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 from frecall.bootstrap import make_embedder, make_extractor
-from frecall.distributed.stores import (
-    open_stores,
-    require_services,
-    topics_of,
-)
+from frecall.distributed.stores import open_stores, require_services, topics_of
+from frecall.settings import Settings
+from streams.faust_app import create_app, run_worker
 from streams.topics import ensure_topics
 from workers.distributed.extraction import ExtractionHandler
 from workers.distributed.lifecycle import LifecycleHandler
 from workers.errors import ConfigError
 
+ROLES = frozenset({"extraction", "lifecycle"})
 
-def worker_cmd(args: argparse.Namespace) -> int:
-    """Run the Faust agents of the given roles until SIGINT/SIGTERM."""
-    from frecall.commands import settings_from
-    from streams.faust_app import create_app, run_worker
 
-    settings = settings_from(args)
+def run(settings: Settings, roles: set[str], loglevel: str) -> None:
+    """Run the agents of `roles` until SIGINT/SIGTERM."""
     bootstrap, _ = require_services(settings)
-    roles = {r.strip() for r in args.roles.split(",") if r.strip()}
-    unknown = roles - {"extraction", "lifecycle"}
+    unknown = roles - ROLES
     if unknown or not roles:
         raise ConfigError(f"--roles: unknown {sorted(unknown)}; use extraction, lifecycle")
     topics = topics_of(settings)
     ensure_topics(bootstrap, topics, settings.kafka_partitions)
     stores = open_stores(settings)
-    extraction = None
+    extraction = lifecycle = None
     if "extraction" in roles:
         extractor = make_extractor(settings)
-        extraction = ExtractionHandler(extractor, make_embedder(settings), stores.facts)
-    lifecycle = LifecycleHandler(stores.lifecycle, stores.facts) if "lifecycle" in roles else None
+        embedder = make_embedder(settings)
+        extraction = ExtractionHandler(extractor, embedder, stores.turns, stores.ledger)
+    if "lifecycle" in roles:
+        lifecycle = LifecycleHandler(stores.lifecycle, stores.facts, stores.ledger, stores.turns)
     app = create_app(
         bootstrap,
         topics,
@@ -48,10 +44,9 @@ def worker_cmd(args: argparse.Namespace) -> int:
     )
     print(f"frecall worker: roles {sorted(roles)} on {bootstrap}", file=sys.stderr, flush=True)
     try:
-        run_worker(app, args.loglevel)
+        run_worker(app, loglevel)
     finally:
         stores.close()
-    return 0
 
 
 def _mkdir(path: Path) -> Path:

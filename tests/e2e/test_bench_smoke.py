@@ -1,8 +1,9 @@
 """Every benchmark harness runs through the CLI at tiny sizes (a smoke test, not timing).
 
-Checks the `--json` contracts of DESIGN §6 and the report artefacts (markdown, JSON, valid
-PNG). Sizes are minimal and the hashing embedder stands in for MiniLM where the command
-takes `--embedder`; the numbers themselves are not asserted (CONVENTIONS 17).
+Checks the `--json` contracts (docs/architecture.md, "Entry points") and the report
+artefacts (markdown, JSON, valid PNG). Sizes are minimal and the hashing embedder stands in
+for MiniLM where the command takes `--embedder`; the numbers themselves are not asserted
+(CONVENTIONS 17).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The whole embedded deployment through the `frecall` CLI: the public contracts of DESIGN §6."""
+"""The whole embedded deployment through the `frecall` CLI: its public contracts
+(docs/architecture.md, "Entry points")."""
 
 from __future__ import annotations
 
@@ -67,6 +68,17 @@ def test_query_json_contract_and_current_value(
     assert {"sigma", "activation", "rho", "omega", "mask", "score"} <= top["terms"].keys()
     served = {r["edge_id"] for r in result["results"]}
     assert not served & {"city-istanbul", "injection"}
+
+
+def test_the_data_dir_goes_before_or_after_the_command(
+    capsys: pytest.CaptureFixture[str], data: Path
+) -> None:
+    after = query(capsys, data, "Where does Maya live?")
+    argv = ["query", "--user", "maya", "--as-of", AS_OF, "--json", "Where does Maya live?"]
+    code, out, _ = run(capsys, "--data-dir", str(data), *argv)  # the documented form
+    assert code == 0 and json.loads(out) == after
+    code, out, _ = run(capsys, "-v", "--data-dir", str(data), "export", "--user", "maya")
+    assert code == 0 and len(json.loads(out)["facts"]) == 29
 
 
 def test_as_of_sees_the_past(capsys: pytest.CaptureFixture[str], data: Path) -> None:

@@ -22,12 +22,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from frecall.api import ApiLimits, create_app
+from frecall.api import ApiLimits, create_api
 from frecall.api.models import MAX_ITEMS
 from frecall.bootstrap import build
 from frecall.cli import main
+from frecall.embedded.deployment import EmbeddedDeployment
 from frecall.settings import Settings
 from schemas.events import ForgetCommand, TurnEvent
 from schemas.query import QueryRequest
@@ -36,6 +38,7 @@ from workers.errors import ExtractionError, StorageError
 from workers.export import dumps_stable, export_user
 from workers.extraction.model import ExtractedFact
 from workers.extraction.rules import RuleExtractor
+from workers.ports import FactExtractor
 from workers.stores.dead_letters import read_dead_letters
 
 pytestmark = pytest.mark.e2e
@@ -45,6 +48,11 @@ AS_OF = "2026-09-21T09:00:00Z"
 
 def _story() -> list[dict[str, Any]]:
     return [json.loads(line) for line in STORY.read_text("utf-8").splitlines() if line.strip()]
+
+
+def create_app(app: App, extractor: FactExtractor, limits: ApiLimits | None = None) -> FastAPI:
+    """The HTTP API over the embedded deployment of `app` (which the fixture closes)."""
+    return create_api(EmbeddedDeployment.over(app, extractor), limits=limits)
 
 
 def _turn(turn_id: str, text: str, day: int, user: str = "ana") -> dict[str, Any]:

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from frecall.api import create_app
+from frecall.api import create_api
 from frecall.bootstrap import build
 from frecall.cli import main
+from frecall.embedded.deployment import EmbeddedDeployment
 from frecall.settings import Settings
 from workers.app import App
 from workers.export import export_user
@@ -100,7 +101,7 @@ def deployment(tmp_path: Path) -> Iterator[App]:
 
 def test_http_takes_a_100k_turn(deployment: App) -> None:
     text = document(100_000)
-    with TestClient(create_app(deployment, RuleExtractor())) as client:
+    with TestClient(create_api(EmbeddedDeployment.over(deployment, RuleExtractor()))) as client:
         response = client.post("/v1/turns", json={"turns": [turn_line(text)]})
         assert response.status_code == 200, response.text
         body = response.json()

@@ -29,11 +29,11 @@ import pytest
 import redis
 
 from frecall.bootstrap import build
+from frecall.embedded.pipeline import EmbeddedPipeline
 from frecall.settings import Settings
 from schemas.events import TurnEvent
 from schemas.query import QueryRequest
 from schemas.streams import DLQ, EDGES, TURNS
-from streams.embedded import EmbeddedPipeline
 from streams.kafka_io import KafkaProducer, read_topics
 from workers.export import dumps_stable, export_user
 from workers.stores.redis_facts import RedisFactStore

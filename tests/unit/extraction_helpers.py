@@ -12,6 +12,7 @@ from workers.embedding.cached import CachedEmbedder
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.extraction.classify import embedded_edges
 from workers.extraction.rules import RuleExtractor
+from workers.extraction.stage import edges_for_turn
 
 
 @cache
@@ -24,5 +25,6 @@ def facts_of(
     extractor: RuleExtractor, turn: TurnEvent, context: Sequence[TurnEvent] = ()
 ) -> list[EdgeEvent]:
     """The fact edges (raw chunks aside) the pipeline keeps for `turn`."""
-    (edges,) = embedded_edges([(turn, extractor.extract(turn, context))], embedder())
+    facts = extractor.extract(turn, context)
+    (edges,) = embedded_edges([(edges_for_turn(turn, facts), facts)], embedder())
     return [e for e in edges if not e.episodic]

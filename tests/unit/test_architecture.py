@@ -2,7 +2,9 @@
 
 `scorer/` is pure math: no clients, no I/O libraries, no logging setup (CONVENTIONS 1).
 `bench/` (the benchmarks, an optional extra) sits above the product: nothing below imports
-it, and no runtime module imports its plotting library.
+it, and no runtime module imports its plotting library. No module imports itself back
+through others (no cycles, function-local imports included), frecall/ keeps its inner layers
+(docs/architecture.md, "Layers"), and only the wiring decides which deployment runs.
 """
 
 from __future__ import annotations
@@ -98,3 +100,158 @@ def test_the_cli_starts_without_loading_the_benchmarks() -> None:
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "['bench', 'bench.cli']", out.stdout
+
+
+# --- no import cycles, layers inside frecall/ ----------------------------------------------
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """module → the project modules it imports, counting every import statement: at module
+    level, inside functions (a function-local import is still a dependency, only a later
+    one) and under TYPE_CHECKING."""
+    paths = {_module_name(p): p for package in sorted(OURS) for p in _modules(package)}
+    graph: dict[str, set[str]] = {}
+    for module, path in paths.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*anchor, base] if base else anchor)
+                # `from a import b`: the module a.b if there is one, else a (b is a name).
+                names = [
+                    f"{base}.{a.name}" if f"{base}.{a.name}" in paths else base for a in node.names
+                ]
+            else:
+                continue
+            for name in names:
+                while name and name not in paths:
+                    name = name.rpartition(".")[0]
+                if name and name != module:
+                    targets.add(name)
+        graph[module] = targets
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_cycle_detector_finds_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycles(graph) == [["a", "b", "c"]]
+
+
+def test_no_import_cycles() -> None:
+    assert _cycles(_import_graph()) == []
+
+
+#: frecall/ from the top down: a module may import its own package and the layers below
+#: it, never a layer above, nor another package of its own layer (bench/, above frecall/,
+#: is a top-level package of its own).
+FRECALL_LAYERS = [
+    ["frecall.cli"],
+    ["frecall.commands"],
+    ["frecall.api", "frecall.demo", "frecall.plugins"],
+    ["frecall.wiring"],
+    ["frecall.embedded", "frecall.distributed"],
+    ["frecall.bootstrap"],
+    ["frecall.deployment", "frecall.settings"],
+]
+
+
+def _unit(module: str) -> tuple[int, str]:
+    for level, units in enumerate(FRECALL_LAYERS):
+        for unit in units:
+            if module == unit or module.startswith(unit + "."):
+                return level, unit
+    raise AssertionError(f"{module} is in no layer of FRECALL_LAYERS")
+
+
+def test_frecall_layers() -> None:
+    graph = _import_graph()
+    wrong = []
+    for module, targets in sorted(graph.items()):
+        if not module.startswith("frecall.") or module == "frecall":
+            continue
+        level, unit = _unit(module)
+        for target in sorted(t for t in targets if t.startswith("frecall.")):
+            target_level, target_unit = _unit(target)
+            if target_unit != unit and target_level <= level:
+                wrong.append(f"{module} imports {target}")
+    assert wrong == []
+
+
+#: Where a condition may test the broker setting: the wiring, which chooses the deployment
+#: from it; and two checks that a distributed-only job has its services (they refuse, they
+#: do not choose). Everywhere else the deployment is a `Deployment`, whichever it is.
+DEPLOYMENT_CHOICE = {
+    "frecall/wiring.py",
+    "frecall/distributed/stores.py",  # require_services
+    "bench/pipeline.py",  # the pipeline benchmark: needs the real services it measures
+}
+
+
+def _branches_on(tree: ast.AST, attribute: str) -> bool:
+    tests = [n.test for n in ast.walk(tree) if isinstance(n, ast.If | ast.IfExp | ast.While)]
+    return any(
+        isinstance(n, ast.Attribute) and n.attr == attribute for t in tests for n in ast.walk(t)
+    )
+
+
+def test_the_detector_sees_a_deployment_branch() -> None:
+    assert _branches_on(ast.parse("if s.kafka_bootstrap:\n    pass"), "kafka_bootstrap")
+    assert _branches_on(ast.parse("x = a if not s.kafka_bootstrap else b"), "kafka_bootstrap")
+    assert not _branches_on(ast.parse("connect(s.kafka_bootstrap or '')"), "kafka_bootstrap")
+
+
+def test_the_deployment_is_chosen_only_in_the_wiring() -> None:
+    branching = {
+        str(path.relative_to(ROOT))
+        for package in sorted(OURS)
+        for path in _modules(package)
+        if _branches_on(ast.parse(path.read_text("utf-8")), "kafka_bootstrap")
+    }
+    assert branching <= DEPLOYMENT_CHOICE, sorted(branching - DEPLOYMENT_CHOICE)

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from frecall.maintenance import compact
 from schemas.categories import Category, LifecycleState
 from schemas.events import EdgeEvent, Embedding
 from schemas.policy import load_policy
@@ -15,7 +14,7 @@ from schemas.query import QueryRequest
 from schemas.records import FactRecord, Lifecycle
 from tests.unit.edge_helpers import T0, edge
 from workers.embedding.hashing import HashingEmbedder
-from workers.lifecycle.compaction import archivable, expires_at
+from workers.lifecycle.compaction import archivable, compact, expires_at
 from workers.lifecycle.service import LifecycleService
 from workers.query.service import QueryService
 from workers.stores.archive import Archive

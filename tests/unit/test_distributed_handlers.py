@@ -1,9 +1,12 @@
-"""The distributed handlers' logic, on fakeredis (same Lua scripts): idempotency keys,
-re-announcement after a crash, tombstones, dead letters, and the indexer's projection."""
+"""The distributed handlers' logic, on fakeredis (same Lua scripts) and on the in-memory
+fakes of the same ports: idempotency keys, re-announcement after a crash, tombstones, dead
+letters, and the indexer's projection."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -22,9 +25,16 @@ from workers.errors import StorageError
 from workers.extraction.rules import RuleExtractor
 from workers.inputs import EdgeInput
 from workers.lifecycle.service import LifecycleService
+from workers.ports import SlotIndex
+from workers.stores.memory_facts import InMemoryFactStore
+from workers.stores.memory_ledger import InMemoryDeliveryLedger
+from workers.stores.memory_slots import InMemorySlotIndex
+from workers.stores.memory_turns import InMemoryTurnContext
 from workers.stores.memory_vectors import InMemoryVectorIndex
 from workers.stores.redis_facts import RedisFactStore
+from workers.stores.redis_ledger import RedisDeliveryLedger
 from workers.stores.redis_slots import RedisSlotIndex
+from workers.stores.redis_turns import RedisTurnContext
 
 STORY = Path(__file__).resolve().parents[2] / "frecall" / "demo" / "story.jsonl"
 EMBEDDER = HashingEmbedder()
@@ -40,19 +50,60 @@ def story() -> list[EdgeEvent]:
     return [edge(json.loads(line)) for line in STORY.read_text().splitlines()]
 
 
+def user_turn(user: str, turn_id: str, text: str, at: datetime) -> TurnEvent:
+    return TurnEvent(
+        user_id=user, session_id="s", turn_id=turn_id, role="user", text=text, timestamp=at
+    )
+
+
+LISBON = "I live in Lisbon and I work as a nurse."
+
+
 def received(value: bytes, offset: int = 0, topic: str = EDGES) -> Received:
     return Received(topic, 0, offset, "maya", value)
 
 
-Stores = tuple[LifecycleHandler, RedisFactStore, LifecycleService]
+@dataclass
+class Ports:
+    """One set of the distributed ports: the Redis adapters on fakeredis, or the fakes."""
+
+    facts: RedisFactStore | InMemoryFactStore
+    ledger: RedisDeliveryLedger | InMemoryDeliveryLedger
+    context: RedisTurnContext | InMemoryTurnContext
+    slots: SlotIndex
+
+    def service(self) -> LifecycleService:
+        return LifecycleService(self.slots, self.facts, load_policy(None))
+
+    def handler(self, service: LifecycleService | None = None) -> LifecycleHandler:
+        return LifecycleHandler(service or self.service(), self.facts, self.ledger, self.context)
 
 
-@pytest.fixture
-def stores() -> Stores:
+def on_redis(
+    facts: type[RedisFactStore] = RedisFactStore, slots: type[RedisSlotIndex] = RedisSlotIndex
+) -> Ports:
     client = fakeredis.FakeRedis()
-    facts = RedisFactStore(client, "t")
-    service = LifecycleService(RedisSlotIndex(client, "t"), facts, load_policy(None))
-    return LifecycleHandler(service, facts), facts, service
+    return Ports(
+        facts(client, "t"),
+        RedisDeliveryLedger(client, "t"),
+        RedisTurnContext(client, "t"),
+        slots(client, "t"),
+    )
+
+
+def in_memory() -> Ports:
+    ledger = InMemoryDeliveryLedger()
+    return Ports(InMemoryFactStore(ledger), ledger, InMemoryTurnContext(), InMemorySlotIndex())
+
+
+Stores = tuple[LifecycleHandler, RedisFactStore | InMemoryFactStore, LifecycleService]
+
+
+@pytest.fixture(params=["redis", "memory"])
+def stores(request: pytest.FixtureRequest) -> Stores:
+    ports = on_redis() if request.param == "redis" else in_memory()
+    service = ports.service()
+    return ports.handler(service), ports.facts, service
 
 
 def announced(handled_outgoing: list[Outgoing]) -> FactsChanged:
@@ -138,17 +189,14 @@ def test_the_indexer_projects_the_fact_store_whatever_the_message_order(stores: 
     assert not indexer.wait_indexed("maya", ["no-such-fact"], timeout=0.1)
 
 
-def test_extraction_yields_embedded_edges_and_dead_letters_bad_turns() -> None:
-    facts = RedisFactStore(fakeredis.FakeRedis(), "t")
-    handler = ExtractionHandler(RuleExtractor(), EMBEDDER, facts)
-    turn = TurnEvent(
-        user_id="bob",
-        session_id="s",
-        turn_id="t1",
-        role="user",
-        text="I live in Lisbon and I work as a nurse.",
-        timestamp=datetime(2026, 1, 1, tzinfo=UTC),
-    )
+@pytest.mark.parametrize("ports", [on_redis, in_memory])
+def test_extraction_yields_embedded_edges_and_dead_letters_bad_turns(
+    ports: Callable[[], Ports],
+) -> None:
+    stores = ports()
+    context = stores.context
+    handler = ExtractionHandler(RuleExtractor(), EMBEDDER, context, stores.ledger)
+    turn = user_turn("bob", "t1", LISBON, datetime(2026, 1, 1, tzinfo=UTC))
     good = Received("fr.turns", 1, 7, "bob", turn.model_dump_json().encode())
     bad = Received("fr.turns", 1, 8, "bob", b'{"user_id": "bob"}')
     out = handler.handle_turns([good, bad])
@@ -160,24 +208,18 @@ def test_extraction_yields_embedded_edges_and_dead_letters_bad_turns() -> None:
     # A redelivered turn yields the same edge ids (the lifecycle folds them away).
     again = [EdgeEvent.model_validate_json(o.value) for o in handler.handle_turns([good])]
     assert [e.edge_id for e in again] == [e.edge_id for e in edges]
-    assert [t.turn_id for t in facts.recent_all(turn)] == ["t1"]
+    assert [t.turn_id for t in context.recent_all(turn)] == ["t1"]
 
 
 def test_user_ids_with_glob_and_tag_characters_stay_apart() -> None:
     client = fakeredis.FakeRedis()
     facts = RedisFactStore(client, "t")
+    context = RedisTurnContext(client, "t")
     base = story()[0]
     for user in ("a*", "abc", "{x}", "p%7B"):
         edge = base.model_copy(update={"user_id": user})
-        turn = TurnEvent(
-            user_id=user,
-            session_id="s",
-            turn_id="t1",
-            role="user",
-            text="hello",
-            timestamp=datetime(2026, 1, 1, tzinfo=UTC),
-        )
-        facts.add(turn)
+        turn = user_turn(user, "t1", "hello", datetime(2026, 1, 1, tzinfo=UTC))
+        context.add(turn)
         service = LifecycleService(
             RedisSlotIndex(client, "t"),
             facts,
@@ -186,16 +228,10 @@ def test_user_ids_with_glob_and_tag_characters_stay_apart() -> None:
         service.apply(edge)
     assert facts.users() == ["a*", "abc", "p%7B", "{x}"]
     facts.delete_user("a*")
+    context.forget_user("a*")
     assert facts.users() == ["abc", "p%7B", "{x}"]
-    probe = TurnEvent(
-        user_id="abc",
-        session_id="s",
-        turn_id="t2",
-        role="user",
-        text="again",
-        timestamp=datetime(2026, 1, 2, tzinfo=UTC),
-    )
-    assert [t.turn_id for t in facts.recent(probe)] == ["t1"]  # not erased with "a*"
+    probe = user_turn("abc", "t2", "again", datetime(2026, 1, 2, tzinfo=UTC))
+    assert [t.turn_id for t in context.recent(probe)] == ["t1"]  # not erased with "a*"
 
 
 class _FlakyCommit(RedisFactStore):
@@ -211,10 +247,10 @@ class _FlakyCommit(RedisFactStore):
 
 
 def _city_story() -> tuple[LifecycleHandler, _FlakyCommit, dict[str, EdgeEvent]]:
-    client = fakeredis.FakeRedis()
-    facts = _FlakyCommit(client, "t")
-    service = LifecycleService(RedisSlotIndex(client, "t"), facts, load_policy(None))
-    handler = LifecycleHandler(service, facts)
+    ports = on_redis(facts=_FlakyCommit)
+    facts = ports.facts
+    assert isinstance(facts, _FlakyCommit)
+    handler = ports.handler()
     edges = {e.edge_id: e for e in story()}
     for name in ("city-istanbul", "city-london"):
         handler.handle_edge(received(edges[name].model_dump_json().encode())).confirm()  # type: ignore[misc]
@@ -265,40 +301,36 @@ def test_a_whole_user_forget_keeps_what_was_said_after_it() -> None:
     assert [r.edge_id for r in facts.scroll("maya")] == ["said-later"]
 
 
-def test_a_commit_racing_an_erasure_does_not_write_the_erased_fact() -> None:
-    client = fakeredis.FakeRedis()
-    facts = RedisFactStore(client, "t")
-    service = LifecycleService(RedisSlotIndex(client, "t"), facts, load_policy(None))
+@pytest.mark.parametrize("ports", [on_redis, in_memory])
+def test_a_commit_racing_an_erasure_does_not_write_the_erased_fact(
+    ports: Callable[[], Ports],
+) -> None:
+    stores = ports()
+    facts, service = stores.facts, stores.service()
     first = story()[0]
     # Worker B checked `erased` before A's tombstone landed, then applies:
-    facts.tombstone("maya", None, datetime(2099, 1, 1, tzinfo=UTC))
+    stores.ledger.tombstone("maya", None, datetime(2099, 1, 1, tzinfo=UTC))
     service.apply(first)
     assert facts.count("maya") == 0
 
 
-def test_session_context_is_what_came_before_even_on_redelivery() -> None:
-    facts = RedisFactStore(fakeredis.FakeRedis(), "t")
+@pytest.mark.parametrize("ports", [on_redis, in_memory])
+def test_session_context_is_what_came_before_even_on_redelivery(ports: Callable[[], Ports]) -> None:
+    context = ports().context
     turns = [
-        TurnEvent(
-            user_id="bob",
-            session_id="s",
-            turn_id=f"t{i}",
-            role="user",
-            text=f"turn {i}",
-            timestamp=datetime(2026, 1, 1, 10, i, tzinfo=UTC),
-        )
+        user_turn("bob", f"t{i}", f"turn {i}", datetime(2026, 1, 1, 10, i, tzinfo=UTC))
         for i in range(4)
     ]
     for turn in turns:
-        facts.add(turn)
-    assert [t.turn_id for t in facts.recent(turns[1])] == ["t0"]  # not t2, t3
-    assert [t.turn_id for t in facts.recent(turns[3])] == ["t0", "t1", "t2"]
+        context.add(turn)
+    assert [t.turn_id for t in context.recent(turns[1])] == ["t0"]  # not t2, t3
+    assert [t.turn_id for t in context.recent(turns[3])] == ["t0", "t1", "t2"]
 
 
-def test_a_conditional_delete_refuses_after_a_change() -> None:
-    client = fakeredis.FakeRedis()
-    facts = RedisFactStore(client, "t")
-    service = LifecycleService(RedisSlotIndex(client, "t"), facts, load_policy(None))
+@pytest.mark.parametrize("ports", [on_redis, in_memory])
+def test_a_conditional_delete_refuses_after_a_change(ports: Callable[[], Ports]) -> None:
+    stores = ports()
+    facts, service = stores.facts, stores.service()
     edges = story()
     service.apply(edges[0])
     snapshot = facts.snapshot("maya")
@@ -326,11 +358,10 @@ class _FlakySlots(RedisSlotIndex):
 @pytest.mark.parametrize("killed_after", [0, 1, 5, 12])
 def test_a_whole_user_forget_killed_midway_finishes_on_redelivery(killed_after: int) -> None:
     def run(crash: int | None) -> dict[str, str]:
-        client = fakeredis.FakeRedis()
-        facts = RedisFactStore(client, "t")
-        slots = _FlakySlots(client, "t")
-        service = LifecycleService(slots, facts, load_policy(None))
-        handler = LifecycleHandler(service, facts)
+        ports = on_redis(slots=_FlakySlots)
+        facts, slots = ports.facts, ports.slots
+        assert isinstance(slots, _FlakySlots)
+        handler = ports.handler()
         edges = story()
         later = edges[8].model_copy(  # "maybe London", said after the erasure
             update={"ingest_time": datetime(2030, 1, 1, tzinfo=UTC), "edge_id": "said-later"}
@@ -377,20 +408,14 @@ def test_a_redelivered_turn_gets_its_first_extraction_even_from_a_fickle_llm() -
                 for t in texts
             ]
 
-    facts = RedisFactStore(fakeredis.FakeRedis(), "t")
+    stores = on_redis()
+    context = stores.context
     extractor = Fickle()
-    handler = ExtractionHandler(extractor, EMBEDDER, facts)  # type: ignore[arg-type]
-    turn = TurnEvent(
-        user_id="bob",
-        session_id="s",
-        turn_id="t1",
-        role="user",
-        text="I live in Lisbon and I work as a nurse.",
-        timestamp=datetime(2026, 1, 1, tzinfo=UTC),
-    )
+    handler = ExtractionHandler(extractor, EMBEDDER, context, stores.ledger)  # type: ignore[arg-type]
+    turn = user_turn("bob", "t1", LISBON, datetime(2026, 1, 1, tzinfo=UTC))
     message = Received("fr.turns", 0, 1, "bob", turn.model_dump_json().encode())
     first = [o.value for o in handler.handle_turns([message])]
     again = [o.value for o in handler.handle_turns([message])]
     assert first == again and extractor.calls == 1
-    facts.delete_sessions("bob")  # erasure takes the cached extraction too
-    assert facts.extracted(turn) is None
+    context.forget_user("bob")  # erasure takes the cached extraction too
+    assert context.extracted(turn) is None

@@ -1,9 +1,9 @@
 """The indexer: projects `fr.transitions` into the vector index the query service reads.
 
 It is the only writer of that index, so the index may be the single-process Qdrant Edge
-store in the same process as the query service (DESIGN §2, README topology). Messages are
-hints: the facts' current records are read from the fact store, so duplicated, re-ordered
-or replayed announcements converge to the fact store's state.
+store in the same process as the query service (docs/architecture.md, "The two
+deployments"). Messages are hints: the facts' current records are read from the fact store,
+so duplicated, re-ordered or replayed announcements converge to the fact store's state.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from pydantic import ValidationError
 
 from schemas.streams import FactsChanged
-from workers.distributed.messages import Received, brief
-from workers.ports import IndexedFact, SparseVector, VectorIndex
-from workers.stores.redis_facts import RedisFactStore
+from workers.distributed.messages import Received
+from workers.errors import brief
+from workers.ports import FactStore, IndexedFact, SparseVector, VectorIndex
 from workers.text import bm25
 
 log = logging.getLogger(__name__)
@@ -30,7 +30,7 @@ class Indexer:
 
     def __init__(
         self,
-        facts: RedisFactStore,
+        facts: FactStore,
         vectors: VectorIndex,
         sparse: Callable[[str], SparseVector] = bm25.document_vector,
     ) -> None:

@@ -20,10 +20,12 @@ from pydantic import ValidationError
 
 from schemas.events import EdgeEvent, ForgetCommand
 from schemas.streams import TRANSITIONS, FactsChanged, StateChange
-from workers.distributed.messages import Outgoing, Received, brief, dead_letter
+from workers.distributed.messages import Outgoing, Received, dead_letter
+from workers.distributed.ports import DeliveryLedger
+from workers.errors import brief
 from workers.lifecycle.rules import group_key
 from workers.lifecycle.service import LifecycleService, Transition
-from workers.stores.redis_facts import RedisFactStore
+from workers.ports import FactStore, TurnContext
 
 log = logging.getLogger(__name__)
 
@@ -48,11 +50,24 @@ def _announce(changed: FactsChanged) -> Outgoing:
 
 
 class LifecycleHandler:
-    """Applies edges and forget commands with the same `LifecycleService` as embedded."""
+    """Applies edges and forget commands with the same `LifecycleService` as embedded.
 
-    def __init__(self, lifecycle: LifecycleService, facts: RedisFactStore) -> None:
+    `facts` is the store `lifecycle` writes (read here to tell a first delivery from a
+    redelivery); `ledger` keeps processed ids, tombstones and receipts; `turns` is the
+    extraction context, erased with its user.
+    """
+
+    def __init__(
+        self,
+        lifecycle: LifecycleService,
+        facts: FactStore,
+        ledger: DeliveryLedger,
+        turns: TurnContext,
+    ) -> None:
         self._lifecycle = lifecycle
         self._facts = facts
+        self._ledger = ledger
+        self._turns = turns
 
     def handle_edge(self, message: Received) -> Handled:
         try:
@@ -62,17 +77,17 @@ class LifecycleHandler:
         if edge.embedding is None:
             return Handled([dead_letter(message, "edge has no embedding")])
         user = edge.user_id
-        if self._facts.erased(user, edge.edge_id, edge.ingest_time):
+        if self._ledger.erased(user, edge.edge_id, edge.ingest_time):
             log.info("lifecycle: %s of %s was erased; dropped", edge.edge_id, user)
             return Handled()
-        if self._facts.processed(user, edge.edge_id):
+        if self._ledger.processed(user, edge.edge_id):
             return Handled()  # a redelivery: applied and announced before
         applied_before = bool(self._facts.get(user, [edge.edge_id]))
         transitions, written = self._lifecycle.apply_changes(edge)
         ids = [edge.edge_id, *written]
         if applied_before:
             ids += self._lifecycle.touched_facts(edge)
-        if self._facts.erased(user, edge.edge_id, edge.ingest_time):
+        if self._ledger.erased(user, edge.edge_id, edge.ingest_time):
             # A forget ran meanwhile (another worker, during a rebalance): the commit did
             # not write this fact, and its slot membership goes too.
             erasure = ForgetCommand(
@@ -89,7 +104,9 @@ class LifecycleHandler:
             transitions=_changes(transitions),
             source=message.position,
         )
-        return Handled([_announce(changed)], lambda: self._facts.mark_processed(user, edge.edge_id))
+        return Handled(
+            [_announce(changed)], lambda: self._ledger.mark_processed(user, edge.edge_id)
+        )
 
     def handle_command(self, message: Received) -> Handled:
         try:
@@ -98,27 +115,27 @@ class LifecycleHandler:
             return Handled([dead_letter(message, f"not a command: {brief(exc)}")])
         user, edge_id = command.user_id, command.edge_id
         # The tombstone first: an edge of this fact/user still in flight stays out.
-        self._facts.tombstone(user, edge_id, command.issued_at)
+        self._ledger.tombstone(user, edge_id, command.issued_at)
         command_id = command.command_id
         if edge_id is None:
             # The slots to re-resolve are kept until the announcement is out (a crash
             # midway leaves facts the redelivered command must still find and re-resolve).
-            also = self._facts.remember_slots(user, command_id, self._lifecycle.user_slots(user))
+            also = self._ledger.remember_slots(user, command_id, self._lifecycle.user_slots(user))
             receipt = self._lifecycle.forget(command, also=also, up_to=command.issued_at)
-            self._facts.delete_sessions(user)
+            if receipt.emptied:
+                self._ledger.forget_processed(user)
+            self._turns.forget_user(user)
             ids = [*receipt.changed, *self._lifecycle.members_of(user, receipt.slots)]
         else:
             # Which slots to re-resolve is kept until the announcement is out: a redelivered
             # command finds the fact gone, yet must finish what the first attempt began.
-            also = self._facts.remember_slots(
+            also = self._ledger.remember_slots(
                 user, command.command_id, self._lifecycle.slots_of(user, edge_id)
             )
             receipt = self._lifecycle.forget(command, also=also)
             ids = [edge_id, *self._lifecycle.members_of(user, receipt.slots)]
-        removed = {
-            ("fact_store" if k == "vector_index" else k): v for k, v in receipt.removed.items()
-        }
-        self._facts.put_receipt(user, command.command_id, removed)
+        removed = dict(receipt.removed)
+        self._ledger.put_receipt(user, command.command_id, removed)
         changed = FactsChanged(
             user_id=user,
             edge_ids=tuple(dict.fromkeys(ids)),
@@ -127,4 +144,4 @@ class LifecycleHandler:
             receipt=removed,
             source=message.position,
         )
-        return Handled([_announce(changed)], lambda: self._facts.forget_slots(user, command_id))
+        return Handled([_announce(changed)], lambda: self._ledger.forget_slots(user, command_id))

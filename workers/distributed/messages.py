@@ -56,9 +56,3 @@ def dead_letter(message: Received, reason: str) -> Outgoing:
         at=datetime.now(UTC),
     )
     return Outgoing(DLQ, message.key or "", letter.model_dump_json().encode())
-
-
-def brief(exc: Exception, limit: int = 500) -> str:
-    """A one-line reason (validation errors can be long and multi-line)."""
-    text = " ".join(str(exc).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,5 +1,5 @@
 """Edges as the log keeps them: with their embedding and the model that made it, so that
-replay needs no model (DESIGN §2)."""
+replay needs no model (docs/architecture.md, "Replay and generations")."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
 """The extraction stage's last step: embed a batch of turns' edges, classify provisional facts.
 
-Both deployments call `embedded_edges` where they used to embed (the embedded pipeline, the
-distributed extraction agent). One embedder call covers every edge of the batch; the rule
-extractor's provisional facts (`ExtractedFact.provisional`: found by a value family) then
-get their category — and their slot, when the clause named none — from the vector they are
-stored with (`prototypes.py`), so classifying costs no embedding of its own. The raw chunks'
-categories follow their facts' again.
+Both deployments call it through `workers.turns.embedded`, where they used to embed (the
+embedded pipeline, the distributed extraction agent). One embedder call covers every edge of
+the batch; the rule extractor's value-family facts (`ExtractedFact.prototype`: "decide" or
+"require") then get their category — and their slot, when the clause named none — from the
+vector they are stored with (`prototypes.py`), so classifying costs no embedding of its own.
+The raw chunks' categories follow their facts' again.
 
 With an embedder whose similarities mean nothing (the hashing test double), provisional
 facts are dropped: the rule extractor then says only what its specific families say.
@@ -19,12 +19,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from schemas.categories import Category, UpdateSemantics
-from schemas.events import EdgeEvent, TurnEvent, normalize_slot_key, normalize_weights
+from schemas.events import EdgeEvent, normalize_slot_key, normalize_weights
 from workers.embedding.attach import with_embeddings
 from workers.extraction import draft as d
 from workers.extraction.model import ExtractedFact
 from workers.extraction.prototypes import PrototypeClassifier, Verdict, is_semantic
-from workers.extraction.stage import edges_for_turn
 from workers.ports import Embedder
 
 #: A slot a value family named from the clause's own noun ("my phone plan is …") gives way to
@@ -33,26 +32,27 @@ NOUN_OVERRIDE = 0.75
 
 
 def embedded_edges(
-    turns: Sequence[tuple[TurnEvent, Sequence[ExtractedFact]]], embedder: Embedder
+    turns: Sequence[tuple[Sequence[EdgeEvent], Sequence[ExtractedFact]]], embedder: Embedder
 ) -> list[list[EdgeEvent]]:
-    """Each turn's edges — its facts, then its raw chunks — embedded and classified."""
+    """Each turn's edges (`stage.edges_for_turn`: its facts, then its raw chunks) embedded
+    in one call and classified."""
+    flat = with_embeddings(embedder, [e for edges, _ in turns for e in edges])
     semantic = is_semantic(embedder)
-    prepared: list[tuple[list[ExtractedFact], list[EdgeEvent]]] = []
-    for turn, facts in turns:
-        kept = [f for f in facts if semantic or f.prototype not in _VALUE_FAMILY]
-        prepared.append((kept, edges_for_turn(turn, kept)))
-    flat = with_embeddings(embedder, [e for _, edges in prepared for e in edges])
     classifier = (
         PrototypeClassifier(embedder)
-        if semantic and any(f.prototype for facts, _ in prepared for f in facts)
+        if semantic and any(f.prototype for _, facts in turns for f in facts)
         else None
     )
     out: list[list[EdgeEvent]] = []
     start = 0
-    for facts, edges in prepared:
+    for edges, facts in turns:
         mine = flat[start : start + len(edges)]
         start += len(edges)
-        out.append(_classified(mine, facts, classifier) if classifier else mine)
+        if classifier is not None:
+            mine = _classified(mine, facts, classifier)
+        elif not semantic and any(f.prototype in _VALUE_FAMILY for f in facts):
+            mine = _without(mine, facts, [f.prototype in _VALUE_FAMILY for f in facts])
+        out.append(mine)
     return out
 
 
@@ -83,10 +83,19 @@ def _classified(
             out[i] = _checked(edge, verdict, classifier)
         else:
             out[i] = _decided(edge, facts[i], verdict)
-    dropped = {edges[i].edge_id for i in todo if out[i] is None}
-    fact_edges = [e for e in out[: len(facts)] if e is not None]
+    kept = [e if e is not None else edges[i] for i, e in enumerate(out)]
+    return _without(kept, facts, [out[i] is None for i in range(len(facts))])
+
+
+def _without(
+    edges: list[EdgeEvent], facts: Sequence[ExtractedFact], drop: Sequence[bool]
+) -> list[EdgeEvent]:
+    """The turn's edges without the fact edges flagged in `drop`; its raw chunks no longer
+    point at them, and take their categories from the facts that remain."""
+    dropped = {edges[i].edge_id for i, flag in enumerate(drop) if flag}
+    fact_edges = [e for i, e in enumerate(edges[: len(facts)]) if not drop[i]]
     mixed = _mixed(fact_edges) if fact_edges else {Category.OTHER: 1.0}
-    final: list[EdgeEvent] = [e for e in out[: len(facts)] if e is not None]
+    final = list(fact_edges)
     for raw in edges[len(facts) :]:
         if raw.episodic and raw.episodic_of:
             kept = tuple(x for x in raw.episodic_of if x not in dropped)

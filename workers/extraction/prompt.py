@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from schemas.categories import Category, UpdateSemantics
 from schemas.events import TurnEvent, normalize_slot_key
+from workers.errors import FRError
 from workers.extraction.model import ExtractedFact
 
 #: Context and candidate texts are cut to bound the prompt; a turn's own text is not.
@@ -44,7 +45,7 @@ _SLOT_KEY = re.compile(r"^[\w'’]+(?:\.[\w'’]+)+$")
 # Where each rule comes from: categories and their update semantics §3.1 / Table 1; rule 1
 # §3.2; rule 2 §3.1 and A.5 (soft membership, clear primary); rules 3-4 §3.3 and Appendix F
 # (slot keys, replace vs soft supersession); rule 6 §3.3 and A.13 (event-time anchor h); rule 7
-# Appendix H and D.5 (numbers are lost in paraphrase); rule 8 DESIGN §5 and Appendix K
+# Appendix H and D.5 (numbers are lost in paraphrase); rule 8 §3.3 and Appendix K
 # (retraction markers); rule 9 D.5 (world-knowledge contamination); rule 10 B.5 (prompt
 # injection via memory); rule 11 B.6 (emotion modulates, it is not a category).
 EXTRACTION_PROMPT = """\
@@ -202,8 +203,12 @@ def distill_user_message(query: str, candidates: Sequence[tuple[str, str]], k: i
 # --------------------------------------------------------------------------- response contract
 
 
-class InvalidResponse(ValueError):
+class InvalidResponse(FRError):
     """The model's answer does not satisfy the contract (not transient: never retried)."""
+
+    def __init__(self, detail: str) -> None:
+        self.detail = detail
+        super().__init__(detail)
 
 
 class _Weight(BaseModel):

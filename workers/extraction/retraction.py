@@ -1,6 +1,6 @@
 """Retractions: "the dog thing is dead", "scrap that", "forget I mentioned it".
 
-A retraction marks the facts of a slot retracted (DESIGN §5; paper A.9, Appendix K: the
+A retraction marks the facts of a slot retracted (paper §3.3, A.9, Appendix K: the
 retraction filter scans for markers like "plan is dead", "scrapped"), so it is only as good
 as the slot it names. The target is resolved in this order:
 

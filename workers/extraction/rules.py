@@ -1,14 +1,15 @@
 """The offline rule extractor: a user turn → classified facts with lifecycle metadata.
 
-The default extractor when no LLM is configured (DESIGN §2, §7). It does what the paper's
-ingestion call does (§3, Figure 1) with English patterns instead of a model: split the turn
-into clauses (§3.2: classify the fact, not the utterance), let each pattern family propose
-facts, then make the lifecycle decisions in one place —
+The default extractor when no LLM is configured (docs/architecture.md, "Ports and
+adapters"). It does what the paper's ingestion call does (§3, Figure 1) with English
+patterns instead of a model: split the turn into clauses (§3.2: classify the fact, not the
+utterance), let each pattern family propose facts, then make the lifecycle decisions in one
+place —
 
 * hedges ("thinking about", "maybe", "not decided yet") → `soft` at confidence 0.4, so
   "thinking about moving to London" keeps Istanbul current (Appendix F);
 * event times resolved against the turn timestamp (§3.3, Appendix K);
-* retractions linked to the plan they cancel, using the turn and its context (DESIGN §5);
+* retractions linked to the plan they cancel, using the turn and its context (paper §3.3);
 * instruction-like content quarantined (B.5), world knowledge and questions dropped (D.5);
 * emotional loading attached to the fact it modifies, never a fact of its own (B.6).
 

@@ -1,12 +1,13 @@
-"""Compaction decisions: which facts may leave the active store at time T (pure, no I/O).
+"""Compaction: which facts may leave the active store at time T (the decision, pure), and
+the job that archives them and reports what it did (through ports).
 
-DESIGN §5: "Expiry is decided from h and the query time; a periodic sweep records it and a
-compaction job may archive long-dead facts so the active store stays bounded." Paper
+Expiry is decided from the event time and the query time; compaction archives long-dead
+facts so that the active store stays bounded (docs/architecture.md, "Compaction"). Paper
 Appendix L (Table 39) projects ~30,000 edges under flat retention against ~5,000–8,000
 retrievable ones under lifecycle management after two years of heavy use.
 
 A fact is *long-dead* when no current-state question can be served it and the questions that
-look back (historical, past, cancelled; DESIGN §4) have had their retention period
+look back (historical, past, cancelled intents; paper §3.4) have had their retention period
 (`Policy.compaction`, our defaults):
 
 * superseded more than `superseded_days` ago — except the latest superseded value of a slot
@@ -18,24 +19,33 @@ look back (historical, past, cancelled; DESIGN §4) have had their retention per
   than `expired_days` ago.
 
 Active facts, soft updates and quarantined facts are never archivable here. Archiving takes
-a fact out of the vector index only: the log and the slot index keep it, so lifecycle
-resolution of its slot stays exact and `frecall replay` restores it.
+a fact out of the record of state only (the vector index, or the distributed fact store and
+then its projection): the log and the slot index keep it, so lifecycle resolution of its slot
+stays exact and `frecall replay` restores it. The archive is written (and fsynced) *before*
+the fact leaves the store, so a crash in between loses nothing: a later run archives it
+again, and readers keep the last copy of an edge id.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
 
 from schemas.categories import LifecycleState
 from schemas.policy import Policy
 from schemas.records import FactRecord
 from scorer.score import EVENT_TIME_MEMBERSHIP
+from workers.lifecycle.facts import DirectFacts
 from workers.lifecycle.rules import group_key
+from workers.ports import VectorIndex
 
 S = LifecycleState
+#: Snapshots the job takes of a user whose facts keep changing before it skips them.
+ATTEMPTS = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,3 +142,115 @@ def long_expired(record: FactRecord, at: datetime, policy: Policy) -> bool:
     (or would be) archived, and must not come back into the index on a later change."""
     expiry = expires_at(record, policy)
     return expiry is not None and expiry + timedelta(days=policy.compaction.expired_days) < at
+
+
+# --- the job ------------------------------------------------------------------------------
+
+
+@dataclass
+class CompactionReport:
+    """What one compaction run did (the JSON of `frecall compact --json`)."""
+
+    as_of: datetime
+    users: int = 0
+    scanned: int = 0
+    archived: int = 0
+    by_reason: Counter[str] = field(default_factory=Counter)
+    remaining: int = 0
+    #: Where the archived facts went (None: dropped without a copy, benchmarks only).
+    archive: Path | None = None
+    #: Users whose facts kept changing under the job: left for a later run.
+    skipped: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "as_of": self.as_of.isoformat(),
+            "users": self.users,
+            "scanned": self.scanned,
+            "archived": self.archived,
+            "by_reason": dict(sorted(self.by_reason.items())),
+            "remaining": self.remaining,
+            "archive": None if self.archive is None else str(self.archive),
+        }
+
+
+@runtime_checkable
+class CompactableStore(Protocol):
+    """The record of state compaction reads and deletes from. A single writer's store
+    (`DirectFacts` over the vector index) always deletes; a shared one (`SharedFactStore`)
+    refuses when a worker changed the user since the snapshot the decision was made on."""
+
+    def snapshot(self, user_id: str) -> int: ...
+
+    def scroll(self, user_id: str) -> Iterator[FactRecord]: ...
+
+    def delete_if(self, user_id: str, snapshot: int, edge_ids: Sequence[str]) -> bool: ...
+
+    def count(self, user_id: str) -> int: ...
+
+
+class ArchiveSink(Protocol):
+    """Where archived facts are kept (`workers.stores.archive.Archive`)."""
+
+    @property
+    def path(self) -> Path: ...
+
+    def append(self, items: Sequence[tuple[FactRecord, str, datetime]], as_of: datetime) -> None:
+        """Write and fsync the records, with their reason and since when they are dead."""
+
+
+def compact_user(
+    store: CompactableStore,
+    archive: ArchiveSink | None,
+    user_id: str,
+    as_of: datetime,
+    policy: Policy,
+    report: CompactionReport,
+) -> list[str]:
+    """Archive one user's long-dead facts; returns the archived edge ids.
+
+    The decision is made on a snapshot and applied only if the user's facts did not change
+    meanwhile (else decided again): a fact a worker just made current stays. A user who
+    keeps changing is listed in `report.skipped`. `archive` None drops the facts without a
+    copy (benchmarks only: the log still has them).
+    """
+    report.users += 1
+    for _ in range(ATTEMPTS):
+        snapshot = store.snapshot(user_id)
+        records = {r.edge_id: r for r in store.scroll(user_id)}
+        decided = archivable(records.values(), as_of, policy)
+        ids = [a.edge_id for a in decided]
+        if not ids:
+            break
+        if archive is not None:
+            archive.append([(records[a.edge_id], a.reason, a.dead_since) for a in decided], as_of)
+        if store.delete_if(user_id, snapshot, ids):
+            break
+    else:
+        report.skipped.append(user_id)
+        return []
+    report.scanned += len(records)
+    report.archived += len(ids)
+    report.by_reason.update(a.reason for a in decided)
+    return ids
+
+
+def compact(
+    store: CompactableStore | VectorIndex,
+    archive: ArchiveSink | None,
+    users: Iterable[str],
+    as_of: datetime,
+    policy: Policy,
+    archived: Callable[[str, list[str]], object] | None = None,
+) -> CompactionReport:
+    """Compact every user of `users`; `archived(user, ids)` hears of each user's archived
+    facts (the distributed deployment announces them to the indexers)."""
+    facts = store if isinstance(store, CompactableStore) else DirectFacts(store)
+    report = CompactionReport(as_of=as_of, archive=None if archive is None else archive.path)
+    users = list(users)
+    for user in users:
+        ids = compact_user(facts, archive, user, as_of, policy, report)
+        if ids and archived is not None:
+            archived(user, ids)
+    report.remaining = sum(facts.count(u) for u in users)
+    return report

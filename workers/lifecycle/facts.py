@@ -3,10 +3,10 @@ per-resolution write buffer that makes one `apply` all-or-nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 
 from schemas.records import FactRecord, Lifecycle
-from workers.ports import FactStore, IndexedFact, VectorIndex
+from workers.ports import FactStore, IndexedFact, Updates, Upserts, VectorIndex
 
 
 class DirectFacts:
@@ -15,6 +15,8 @@ class DirectFacts:
     With a single writer nothing can change between snapshot and commit, so every commit
     succeeds; the vector index is the record of lifecycle state.
     """
+
+    name = "vector_index"
 
     def __init__(self, vectors: VectorIndex) -> None:
         self._vectors = vectors
@@ -28,13 +30,7 @@ class DirectFacts:
     def snapshot(self, user_id: str) -> int:
         return 0
 
-    def commit(
-        self,
-        user_id: str,
-        snapshot: int,
-        upserts: Sequence[IndexedFact],
-        updates: Mapping[str, Lifecycle],
-    ) -> bool:
+    def commit(self, user_id: str, snapshot: int, upserts: Upserts, updates: Updates) -> bool:
         if upserts:
             self._vectors.upsert(user_id, upserts)
         if updates:
@@ -44,8 +40,15 @@ class DirectFacts:
     def delete(self, user_id: str, edge_ids: Sequence[str]) -> int:
         return self._vectors.delete(user_id, edge_ids)
 
+    def delete_if(self, user_id: str, snapshot: int, edge_ids: Sequence[str]) -> bool:
+        self._vectors.delete(user_id, edge_ids)
+        return True
+
     def delete_user(self, user_id: str) -> int:
         return self._vectors.delete_user(user_id)
+
+    def count(self, user_id: str) -> int:
+        return self._vectors.count(user_id)
 
 
 def fact_store(store: VectorIndex | FactStore) -> FactStore:

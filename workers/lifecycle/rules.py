@@ -1,7 +1,7 @@
 """Lifecycle rules: the state of a slot is a deterministic function of the *set* of its edges.
 
-Arrival order, duplicates and replays therefore converge (DESIGN §5). The rules walk one
-slot's timeline in (ingest time, kind, edge id) order:
+Arrival order, duplicates and replays therefore converge (docs/architecture.md, "Lifecycle
+state"). The rules walk one slot's timeline in (ingest time, kind, edge id) order:
 
 * hard supersession — a `replace` edge at or above its category's threshold (Appendix Z:
   0.8 for replace-semantics categories, 0.95 for accumulate-semantics ones) supersedes

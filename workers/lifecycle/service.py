@@ -38,7 +38,9 @@ class Transition:
 
 @dataclass(frozen=True, slots=True)
 class ForgetReceipt:
-    """What an erasure removed, per store: the caller's proof of deletion (DESIGN §9)."""
+    """What an erasure removed from the lifecycle's stores, per store (keys: the fact
+    store's `name`, and `slot_index`); the deployment adds its other stores and turns it
+    into the caller's proof of deletion (`schemas.results.ForgetReceipt`)."""
 
     user_id: str
     edge_id: str | None
@@ -47,6 +49,9 @@ class ForgetReceipt:
     changed: tuple[str, ...] = ()
     #: The slots it re-resolved.
     slots: tuple[str, ...] = ()
+    #: Nothing of the user is left (a whole-user erasure took everything): bookkeeping
+    #: kept per user elsewhere (processed ids, session context) may go too.
+    emptied: bool = False
 
 
 def _cause(lc: Lifecycle) -> str | None:
@@ -58,7 +63,8 @@ EPISODE_PREFIX = "~episode:"
 
 
 def inherited(own: Lifecycle, facts: list[Lifecycle]) -> Lifecycle:
-    """A raw turn's lifecycle from its facts' (Appendix AA; DESIGN §5).
+    """A raw turn's lifecycle from its facts' (paper Appendix AA; docs/architecture.md,
+    "Lifecycle state").
 
     While any of its facts is current, or its facts are unknown, the turn keeps its own
     state — lowered through Ω (Model 1) by the share of its facts that no longer hold: "I run
@@ -296,7 +302,7 @@ class LifecycleService:
         return ForgetReceipt(
             user,
             command.edge_id,
-            {"vector_index": deleted, "slot_index": _count(touched)},
+            {self._facts.name: deleted, "slot_index": _count(touched)},
             tuple(dict.fromkeys(t.edge_id for t in transitions)),
             tuple(slots),
         )
@@ -313,10 +319,10 @@ class LifecycleService:
                     edges[edge.edge_id] = edge
         if cutoff is None or (not also and all(e.ingest_time <= cutoff for e in edges.values())):
             removed = {
-                "vector_index": self._facts.delete_user(user),
+                self._facts.name: self._facts.delete_user(user),
                 "slot_index": self._slots.delete_user(user),
             }
-            return ForgetReceipt(user, None, removed)
+            return ForgetReceipt(user, None, removed, emptied=True)
         # Facts first, then slot membership: a crash in between leaves slot members the
         # redelivered command finds again; `also` carries the slots to re-resolve.
         erased = {i for i, e in edges.items() if e.ingest_time <= cutoff}
@@ -327,15 +333,17 @@ class LifecycleService:
             touched.update(dict.fromkeys(self._slots.remove(user, edge_id)))
         slots = self._real_slots(user, list(touched))
         transitions = self._resolve_committed(user, slots, set(), command.issued_at)
-        if not self._slots.slots(user):  # nothing was kept: drop the bookkeeping too
+        emptied = not self._slots.slots(user)
+        if emptied:  # nothing was kept: drop the bookkeeping too
             self._slots.delete_user(user)
             self._facts.delete_user(user)
         return ForgetReceipt(
             user,
             None,
-            {"vector_index": deleted, "slot_index": _count(touched)},
+            {self._facts.name: deleted, "slot_index": _count(touched)},
             tuple(dict.fromkeys(t.edge_id for t in transitions)),
             tuple(slots),
+            emptied,
         )
 
     def _real_slots(self, user: str, keys: Sequence[str]) -> list[str]:

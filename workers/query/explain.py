@@ -1,4 +1,5 @@
-"""Human-readable reasons for a fact's rank or suppression (paper B.4; DESIGN §9)."""
+"""Human-readable reasons for a fact's rank or suppression (paper B.4; docs/architecture.md,
+"One turn, from the command line to a query result")."""
 
 from __future__ import annotations
 

@@ -72,7 +72,7 @@ class Archive:
 
     def redact(self, user_id: str, edge_id: str | None = None) -> int:
         """Erase a user's (or one fact's) archived records: forget must reach the archive
-        too (DESIGN §5). Returns how many lines were removed."""
+        too (docs/architecture.md, "Forget"). Returns how many lines were removed."""
         if not self.path.exists():
             return 0
         kept, removed = [], 0

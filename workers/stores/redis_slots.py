@@ -1,17 +1,8 @@
 """Redis `SlotIndex`: the same contract as `InMemorySlotIndex`, shared by many workers.
 
-Key layout (every key of a user carries the same hash tag, so one user's keys live in one
-Redis Cluster slot and the Lua scripts may touch all of them):
-
-    {prefix}:{<user>}:slot:<slot_key>   hash  edge_id -> EdgeEvent JSON (members)
-    {prefix}:{<user>}:retr:<slot_key>   hash  edge_id -> EdgeEvent JSON (retractions)
-    {prefix}:{<user>}:versions          hash  slot_key -> version counter
-    {prefix}:{<user>}:slots             set   slot keys with a member or a retraction
-    {prefix}:{<user>}:edge:<edge_id>    set   slot keys where the edge is member/retraction
-
-`<user>` is the user id with `%`, `{` and `}` percent-encoded: the hash tag ends at the first
-`}`, and the encoding keeps distinct users distinct. A set per edge (rather than one hash
-edge_id -> list) needs no delimiter inside slot keys and no JSON in Lua.
+Keys: `slot:`, `retr:`, `versions`, `slots` and `edge:` under the user's hash tag (the layout
+is in workers/stores/redis_keys.py). A set per edge (rather than one hash edge_id -> list)
+needs no delimiter inside slot keys and no JSON in Lua.
 
 `add`, `add_retraction`, `remove` and `delete_user` are one Lua script each: the existence
 check, the write, the version bump and the reply happen atomically in one round trip.
@@ -30,7 +21,7 @@ from pydantic import ValidationError
 from schemas.events import EdgeEvent
 from workers.errors import StorageError
 from workers.stores.memory_slots import check_args, sort_edges
-from workers.stores.redis_keys import call, tag, text
+from workers.stores.redis_keys import UserKeys, call, text
 
 # KEYS: target hash, versions, slots, edge set. ARGV: edge_id, edge JSON, slot_key.
 # Reply: {version, json...}.
@@ -93,16 +84,11 @@ class RedisSlotIndex:
     """
 
     def __init__(self, client: redis.Redis, prefix: str = "fr") -> None:
-        if "{" in prefix or "}" in prefix:
-            raise ValueError(f"key prefix must not contain braces: {prefix!r}")
+        self._base = UserKeys(prefix).base
         self._client = client
-        self._prefix = prefix
         self._add_script = client.register_script(_ADD)
         self._remove_script = client.register_script(_REMOVE)
         self._delete_user_script = client.register_script(_DELETE_USER)
-
-    def _base(self, user_id: str) -> str:
-        return f"{self._prefix}:{{{tag(user_id)}}}:"
 
     @staticmethod
     def _decode(operation: str, raw: Iterable[Any]) -> list[EdgeEvent]:

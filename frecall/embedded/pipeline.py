@@ -1,38 +1,37 @@
-"""The embedded deployment's runner: every stage in-process, the log first.
+"""The embedded deployment's runner: every stage in this process, the log first.
 
-ingest: validate → embed → append to the log → apply the lifecycle rules. The log is
-written before the stores, so whatever a crash leaves behind, `replay` can rebuild.
+ingest: validate → extract (turns) → embed → append to the log → apply the lifecycle rules.
+The log is written before the stores, so whatever a crash leaves behind, `replay` can
+rebuild. The same steps run in the distributed workers (workers/turns.py,
+workers/lifecycle/service.py); only the transport differs.
 """
 
 from __future__ import annotations
 
-import logging
-import sys
-import uuid
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO, TypeVar
 
 from schemas.events import EdgeEvent, ForgetCommand, LogRecord, TurnEvent
-from streams.progress import Progress
+from schemas.results import IngestReport
 from workers.app import App
 from workers.embedding.attach import with_embeddings
-from workers.errors import ExtractionError, FRError, InputError
-from workers.extraction.classify import embedded_edges
-from workers.extraction.model import ExtractedFact
-from workers.extraction.stage import SessionContext, extraction_turn
-from workers.inputs import EdgeInput, read_jsonl
+from workers.errors import FRError, InputError
+from workers.inputs import EdgeInput, Item, Problems, read_jsonl
 from workers.lifecycle.service import ForgetReceipt
-from workers.ports import FactExtractor
-
-log = logging.getLogger(__name__)
+from workers.ports import FactExtractor, TurnContext
+from workers.progress import Progress
+from workers.stores.memory_turns import InMemoryTurnContext
+from workers.turns import TurnEdges, embedded, turn_edges
 
 BATCH = 256
 #: Turns per batch: each yields a few edges, embedded together.
 TURN_BATCH = 64
 T = TypeVar("T")
+
+__all__ = ["EmbeddedPipeline", "Item", "forgotten_by"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,27 +42,6 @@ class _Pending:
     line: int
     raw: str
     edge: EdgeEvent
-
-
-@dataclass
-class IngestReport:
-    turns: int = 0
-    accepted: int = 0
-    rejected: int = 0
-    failed: int = 0
-    transitions: dict[str, int] = field(default_factory=dict)
-    #: Edges applied, in input order.
-    edge_ids: list[str] = field(default_factory=list)
-    #: (position, reason) of every rejected or failed input item.
-    failures: list[tuple[int, str]] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return self.rejected == 0 and self.failed == 0
-
-
-#: An input item: (position — a line number or a list index, raw text, parsed or the error).
-Item = tuple[int, str, T | InputError]
 
 
 def _batches(items: Iterable[T], size: int) -> Iterator[list[T]]:
@@ -78,23 +56,16 @@ def _batches(items: Iterable[T], size: int) -> Iterator[list[T]]:
 
 
 class EmbeddedPipeline:
-    """Ingest, forget and export over one `App` (the stores of one data dir).
+    """Ingest and forget over one `App` (the stores of one data dir).
 
     Ingest takes items from a JSONL file (the CLI) or from memory (the HTTP API); every
-    problem is reported as `SOURCE:POSITION: reason` on `err`, dead-lettered, and listed
-    in the report; the rest goes in.
+    problem is reported as `SOURCE:POSITION: reason` on `err` (default stderr; `quiet`: not
+    printed), dead-lettered, and listed in the report; the rest goes in.
     """
 
-    def __init__(self, app: App, err: TextIO | None = None) -> None:
+    def __init__(self, app: App, err: TextIO | None = None, *, quiet: bool = False) -> None:
         self.app = app
-        self.err = err if err is not None else sys.stderr
-
-    def _problem(
-        self, source: str, position: int, reason: str, raw: str, report: IngestReport
-    ) -> None:
-        print(f"{source}:{position}: {reason}", file=self.err)
-        self.app.dead_letters.put(source, str(position), reason, raw)
-        report.failures.append((position, reason))
+        self.problems = Problems(app.dead_letters, err, quiet=quiet)
 
     def ingest_edges(self, path: Path) -> IngestReport:
         """`frecall ingest-edges FILE.jsonl`: pre-extracted facts, one JSON object a line."""
@@ -105,18 +76,8 @@ class EmbeddedPipeline:
         progress = Progress(f"ingest-edges {source}")
         now = datetime.now(UTC)
         for batch in _batches(items, BATCH):
-            pending: list[_Pending] = []
-            for position, raw, item in batch:
-                try:
-                    if isinstance(item, InputError):
-                        raise ValueError(item.reason)
-                    edge = item.to_event(self.app.policy, now, None)
-                except ValueError as exc:
-                    self._problem(source, position, str(exc), raw, report)
-                    report.rejected += 1
-                    continue
-                pending.append(_Pending(source, position, raw, edge))
-            self._commit(pending, report)
+            valid = self.problems.valid_edges(batch, source, self.app.policy, now, report)
+            self._commit([_Pending(source, p, raw, edge) for p, raw, _, edge in valid], report)
             progress.tick(len(batch))
         progress.finish()
         return report
@@ -130,7 +91,7 @@ class EmbeddedPipeline:
         items: Iterable[Item[TurnEvent]],
         extractor: FactExtractor,
         source: str,
-        context: SessionContext | None = None,
+        context: TurnContext | None = None,
     ) -> IngestReport:
         """Turns → facts (+ raw turns) → memory.
 
@@ -140,34 +101,25 @@ class EmbeddedPipeline:
         """
         report = IngestReport()
         progress = Progress(f"ingest {source}")
-        context = context if context is not None else SessionContext()
+        context = context if context is not None else InMemoryTurnContext(keep_extractions=False)
         for batch in _batches(items, TURN_BATCH):
-            extracted: list[tuple[int, str, TurnEvent, list[ExtractedFact]]] = []
+            steps: list[tuple[int, str, TurnEdges]] = []
             for position, raw, turn in batch:
                 if isinstance(turn, InputError):
-                    self._problem(source, position, turn.reason, raw, report)
+                    report.failures.append(self.problems.add(source, position, turn.reason, raw))
                     report.rejected += 1
                     continue
-                window = extraction_turn(turn)  # a long turn: its bounded window
-                try:
-                    facts = extractor.extract(window, context.recent(turn))
-                except ExtractionError as exc:
-                    detail = getattr(exc, "raw_response", None)
-                    reason = f"extraction failed: {exc}" + (
-                        f"; raw response: {detail}" if detail else ""
-                    )
-                    self._problem(source, position, reason, raw, report)
+                step = turn_edges(turn, extractor, context)
+                if step.failure is not None:
+                    report.failures.append(self.problems.add(source, position, step.failure, raw))
                     report.failed += 1
-                    facts = []
-                finally:
-                    context.add(window)
                 report.turns += 1
-                extracted.append((position, raw, turn, facts))
-            embedded = embedded_edges([(t, f) for _, _, t, f in extracted], self.app.embedder)
+                steps.append((position, raw, step))
+            edges = embedded(self.app.embedder, [step for _, _, step in steps])
             pending = [
                 _Pending(source, position, raw, edge)
-                for (position, raw, _, _), edges in zip(extracted, embedded, strict=True)
-                for edge in edges
+                for (position, raw, _), mine in zip(steps, edges, strict=True)
+                for edge in mine
             ]
             self._commit(pending, report, embedded=True)
             progress.tick(len(batch))
@@ -186,23 +138,18 @@ class EmbeddedPipeline:
         for p, edge in zip(pending, edges, strict=True):
             try:
                 for transition in self.app.lifecycle.apply(edge):
-                    key = f"{transition.from_state or 'new'}->{transition.to_state}"
-                    report.transitions[key] = report.transitions.get(key, 0) + 1
+                    report.count(f"{transition.from_state or 'new'}->{transition.to_state}")
                 report.accepted += 1
                 report.edge_ids.append(edge.edge_id)
             except FRError as exc:
                 # The edge is in the log: `frecall replay` will retry it.
-                self._problem(p.source, p.line, f"apply failed: {exc}", p.raw, report)
+                reason = f"apply failed: {exc}"
+                report.failures.append(self.problems.add(p.source, p.line, reason, p.raw))
                 report.failed += 1
 
     def forget(self, user_id: str, edge_id: str | None) -> ForgetReceipt:
         """Erase from every store and from the log itself; the command stays as a tombstone."""
-        command = ForgetCommand(
-            command_id=str(uuid.uuid4()),
-            user_id=user_id,
-            edge_id=edge_id,
-            issued_at=datetime.now(UTC),
-        )
+        command = ForgetCommand.issue(user_id, edge_id)
         self.app.log.append([command])
         receipt = self.app.lifecycle.forget(command)
         removed = {**receipt.removed}

@@ -1,0 +1,28 @@
+"""`frecall serve` and `frecall worker`: the long-running processes."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from frecall.settings import settings_from
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The HTTP API until SIGINT/SIGTERM (FastAPI and uvicorn load only for this command)."""
+    from frecall.api import ApiLimits
+    from frecall.api.server import serve
+
+    settings = settings_from(args)
+    print(f"frecall: serving on http://{args.host}:{args.port} (docs: /docs)", file=sys.stderr)
+    serve(settings, args.host, args.port, limits=ApiLimits(settings.http_max_body_bytes))
+    return 0
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    """The distributed deployment's agents until SIGINT/SIGTERM (Faust loads only here)."""
+    from frecall.distributed.worker import run
+
+    roles = {r.strip() for r in args.roles.split(",") if r.strip()}
+    run(settings_from(args), roles, args.loglevel)
+    return 0
