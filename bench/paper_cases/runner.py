@@ -14,14 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench.lifecycle.metrics import PASS_K, score
 from bench.paper_cases.cases import Persona, Question
 from frecall.embedded.pipeline import EmbeddedPipeline
 from schemas.query import QueryRequest
 from workers.app import App
 from workers.ports import FactExtractor
-
-PASS_K = 10
-STALE_K = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,15 +64,10 @@ def _rates(answers: Sequence[Answer]) -> dict[str, Any]:
 
 
 def judge(question: Question, served: Sequence[Sequence[str]]) -> tuple[bool, bool]:
-    """(pass, stale) of one answer; `served[i]` is the source turns of result i."""
-    top = [set(turns) for turns in served[:PASS_K]]
-    seen = set().union(*top) if top else set()
-    stale = any(set(question.stale) & turns for turns in top[:STALE_K])
-    if question.mode == "absent":
-        return not (set(question.stale) & seen), stale
-    if question.mode == "all":
-        return set(question.gold) <= seen, stale
-    return bool(set(question.gold) & seen), stale
+    """(pass, stale) of one answer; `served[i]` is the source turns of result i (LifecycleBench's
+    scoring, `bench.lifecycle.metrics.score`, with turn labels for fact ids)."""
+    outcome = score(served, question.mode, question.gold, question.stale)
+    return outcome.passed, outcome.stale
 
 
 def run(app: App, extractor: FactExtractor, personas: Sequence[Persona]) -> Report:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from frecall.cli import main
+from tests.e2e.test_ingest_llm import _fact
 from tests.e2e.test_long_turns import document
 from tests.fake_openai import ChatReply, serve_fake_openai
 from workers.extraction.long_turns import WINDOW_CHARS
@@ -20,22 +21,9 @@ pytestmark = pytest.mark.e2e
 LATE = "By the way, my usual coffee order is a cold brew now."
 
 
-def fact(text: str, category: str, slot: str | None, value: str, update: str = "replace",
-         confidence: float = 0.95, numeric: bool = False) -> dict[str, Any]:  # fmt: skip
-    return {
-        "reason": "stated by the user",
-        "text": text,
-        "categories": [{"category": category, "weight": 1.0}],
-        "slot_key": slot,
-        "value": value,
-        "update": update,
-        "confidence": confidence,
-        "event_time": None,
-        "retracts": [],
-        "numeric": numeric,
-        "emotional_loading": 0.0,
-        "quarantined": False,
-    }
+def fact(text: str, category: str, slot: str | None, value: str, confidence: float = 0.95,
+         numeric: bool = False) -> dict[str, Any]:  # fmt: skip
+    return _fact(text, category, slot, value, "replace", confidence, numeric)
 
 
 def turns(long_text: str) -> list[tuple[str, str, str]]:
