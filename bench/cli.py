@@ -61,7 +61,9 @@ def register(
     b.add_argument("--conversations", type=int, default=None, help="first N (default all)")
     b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     b = bench.add_parser(
-        "paper-cases", parents=[common], help="the paper's worked examples as conversations"
+        "paper-turns",
+        parents=[common],
+        help="the paper's worked examples as natural turns (extraction)",
     )
     b.add_argument(
         "--cases",
@@ -166,10 +168,10 @@ def run(args: argparse.Namespace) -> int:
         from bench import association
 
         return association.run(args)
-    if args.bench == "paper-cases":
-        from bench import paper_cases
+    if args.bench == "paper-turns":
+        from bench import paper_turns
 
-        return paper_cases.run_cmd(args)
+        return paper_turns.run_cmd(args)
     if args.bench == "embedders":
         from bench import embedders
 

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bench.paper_cases.cases import CaseError, parse
-from bench.paper_cases.runner import judge
+from bench.paper_turns.cases import CaseError, parse
+from bench.paper_turns.runner import judge
 
 DOC = {
     "user": "u",

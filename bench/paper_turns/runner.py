@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench.lifecycle.metrics import PASS_K, score
-from bench.paper_cases.cases import Persona, Question
+from bench.paper_turns.cases import Persona, Question
 from frecall.embedded.pipeline import EmbeddedPipeline
 from schemas.query import QueryRequest
 from workers.app import App
@@ -77,7 +77,7 @@ def run(app: App, extractor: FactExtractor, personas: Sequence[Persona]) -> Repo
         (i, t.model_dump_json(), t)
         for i, t in enumerate((t for p in personas for t in p.turns), start=1)
     ]
-    ingested = EmbeddedPipeline(app).ingest_turn_items(items, extractor, "paper-cases")
+    ingested = EmbeddedPipeline(app).ingest_turn_items(items, extractor, "paper-turns")
     report.ingest = {
         "turns": ingested.turns,
         "edges": ingested.accepted,

@@ -1,4 +1,4 @@
-"""`frecall bench paper-cases`: the paper's worked examples as conversations (issue 11).
+"""`frecall bench paper-turns`: the paper's worked examples as conversations (issue 11).
 
 The conversations of `cases/` (the set the offline extractor was developed against) or of
 `heldout/` (the same facts in other words, for checking that the development set did not
@@ -16,8 +16,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench.paper_cases.cases import CASES_DIR, load
-from bench.paper_cases.runner import Report, run
+from bench.paper_turns.cases import CASES_DIR, load
+from bench.paper_turns.runner import Report, run
 
 SETS = {"cases": CASES_DIR, "heldout": CASES_DIR.with_name("heldout")}
 
@@ -28,7 +28,7 @@ def run_cmd(args: argparse.Namespace) -> int:
 
     directory = SETS.get(args.cases, Path(args.cases))
     personas = load(directory)
-    with tempfile.TemporaryDirectory(prefix="frecall-bench-paper-cases-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="frecall-bench-paper-turns-") as tmp:
         settings = Settings(data_dir=Path(tmp), embedder=args.embedder)
         extractor = make_extractor(settings, args.extractor)
         app = build(settings, fsync=False, extractor=extractor)

@@ -1,6 +1,6 @@
 """The paper's worked examples as natural turns through the offline extractor (issue 11):
 Table 13's personas, Table 1's transitions, Table 29, Appendix F, A.7 and A.13, B.5, B.6,
-each with chat around it and asked in several phrasings (`bench/paper_cases/cases`)."""
+each with chat around it and asked in several phrasings (`bench/paper_turns/cases`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.paper_cases.cases import load
-from bench.paper_cases.runner import Report, run
+from bench.paper_turns.cases import load
+from bench.paper_turns.runner import Report, run
 from frecall.bootstrap import build
 from frecall.settings import Settings
 from workers.extraction.rules import RuleExtractor
@@ -27,7 +27,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Report]:
         app.close()
 
 
-def test_paper_cases_pass_with_few_stale_answers(report: Report) -> None:
+def test_paper_turns_pass_with_few_stale_answers(report: Report) -> None:
     summary = report.summary()
     assert summary["n"] >= 100
     assert summary["pass"] >= 0.90, summary["failed"]
@@ -39,5 +39,5 @@ def test_every_attack_vector_of_the_paper_is_asked(report: Report) -> None:
 
 
 def test_heldout_phrasings_load(tmp_path: Path) -> None:
-    personas = load(Path(__file__).resolve().parents[2] / "bench" / "paper_cases" / "heldout")
+    personas = load(Path(__file__).resolve().parents[2] / "bench" / "paper_turns" / "heldout")
     assert sum(len(p.questions) for p in personas) >= 40
