@@ -16,7 +16,14 @@ from __future__ import annotations
 import re
 
 from workers.extraction import draft as d
-from workers.extraction.clauses import Clause, has_first_person, head_noun, slug, subject_is_user
+from workers.extraction.clauses import (
+    ALSO,
+    Clause,
+    has_first_person,
+    head_noun,
+    slug,
+    subject_is_user,
+)
 from workers.extraction.draft import Draft
 from workers.extraction.lexicon import EMOTIONS, words
 from workers.extraction.patterns_money import AMOUNT
@@ -223,6 +230,8 @@ def _is_value(value: str) -> bool:
 
 
 _POSSESSORS = frozenset(words("my our his her their its"))
+#: Families whose value may be one more among several (a taste, a habit, a pastime begun).
+_ADDITIVE = frozenset({"value.prefer", "value.habit", "value.start", "value.activity"})
 
 
 def _draft(
@@ -238,13 +247,15 @@ def _draft(
     dated: bool = False,
     numeric: bool = False,
 ) -> Draft:
+    # "I also love …", "… as well": one more value beside the others, not a replacement.
+    also = ALSO.search(m.string) is not None
     return d.from_match(
         kind,
         slot,
         value,
         m,
         d.OTHER,
-        d.R,
+        d.A if also and kind in _ADDITIVE else d.R,
         confidence,
         PRIORITY,
         negatable=negatable,

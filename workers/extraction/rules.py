@@ -51,7 +51,15 @@ from workers.extraction import (
     retraction,
 )
 from workers.extraction.assembly import merge, revalidated, segments, spread_emotion
-from workers.extraction.clauses import PURE_HEDGE, Clause, clauses, hedged, negated, sentences
+from workers.extraction.clauses import (
+    ALSO,
+    PURE_HEDGE,
+    Clause,
+    clauses,
+    hedged,
+    negated,
+    sentences,
+)
 from workers.extraction.dates import DateMention, Prefer, find_event_time
 from workers.extraction.draft import Draft
 from workers.extraction.lexicon import words
@@ -229,6 +237,8 @@ def _finish(f: _Found, timestamp: datetime) -> ExtractedFact | None:
         or (event_time is None and _TODAY.search(f.clause.text))
     ):
         categories = dict(d.LOGISTICS)
+    if update is d.R and ALSO.search(f.clause.text) and _additive(categories):
+        update = d.A  # "I also love chocolate": one more taste beside the others, not a change
     value = dr.value
     if value is None and mention is not None and dr.kind.startswith(("obligation", "logistics")):
         value = mention.text
@@ -256,6 +266,16 @@ def _finish(f: _Found, timestamp: datetime) -> ExtractedFact | None:
         emotional_loading=f.emotion,
         prototype=dr.prototype or "check",
     )
+
+
+#: Categories in which a value can be one more among several (tastes, pastimes, interests).
+_ADDITIVE_CATEGORIES = frozenset(
+    {d.C.PREFERENCES_HABITS, d.C.HOBBIES_RECREATION, d.C.INTELLECTUAL_INTERESTS}
+)
+
+
+def _additive(categories: dict[d.C, float]) -> bool:
+    return max(categories.items(), key=lambda kv: kv[1])[0] in _ADDITIVE_CATEGORIES
 
 
 def _event_time(f: _Found, timestamp: datetime) -> DateMention | None:

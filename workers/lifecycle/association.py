@@ -74,13 +74,16 @@ def is_pseudo(slot: str) -> bool:
 
 
 def is_anchor(edge: EdgeEvent, policy: Policy) -> bool:
-    """A keyed fact in a replace-semantics category: what a free edge can be matched to."""
+    """A keyed value that later values replace: a `replace` (or soft) fact in a
+    replace-semantics category. An `accumulate` fact ("likes fantasy films", one item among
+    many) names no single value a restatement could update."""
     return (
         edge.slot_key is not None
         and not edge.quarantined
         and not edge.retracts
         and not edge.episodic
         and edge.embedding is not None
+        and edge.update is not UpdateSemantics.ACCUMULATE
         and policy.category(edge.primary_category).semantics is UpdateSemantics.REPLACE
     )
 
@@ -137,13 +140,21 @@ def best_match(edge: EdgeEvent, anchors: Sequence[EdgeEvent], policy: Policy) ->
 
 
 def as_member(edge: EdgeEvent, match: Match, policy: Policy) -> EdgeEvent:
-    """How `edge` takes part in its slot's resolution (a view: the stored edge is unchanged)."""
+    """How `edge` takes part in its slot's resolution (a view: the stored edge is unchanged).
+
+    A soft member's confidence (γ = confidence × soft_gamma_scale, Model 1) grows with the
+    match from 0 at `soft_cosine` to the replace threshold at `hard_cosine`: a bare match
+    barely lowers the slot's values, so that many turns that only just match (a chatty user
+    circling one topic) cannot bury them.
+    """
+    rules = policy.association
     replace = policy.supersession.replace_threshold
-    update, confidence = (
-        (UpdateSemantics.REPLACE, max(edge.confidence, replace))
-        if match.hard
-        else (UpdateSemantics.SOFT, min(match.score, replace - 1e-6))
-    )
+    if match.hard:
+        update, confidence = UpdateSemantics.REPLACE, max(edge.confidence, replace)
+    else:
+        span = max(rules.hard_cosine - rules.soft_cosine, 1e-6)
+        strength = min(max((match.score - rules.soft_cosine) / span, 0.05), 1.0)
+        update, confidence = UpdateSemantics.SOFT, min(strength * replace, replace - 1e-6)
     return edge.model_copy(
         update={
             "slot_key": match.slot,
