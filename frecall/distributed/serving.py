@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from frecall.distributed.stores import Stores, generation, indexer_group, open_vectors, topics_of
+from frecall.distributed.stores import (
+    Stores,
+    generation,
+    indexer_group,
+    open_vectors,
+    register,
+    topics_of,
+)
 from frecall.settings import Settings
 from schemas.streams import TRANSITIONS
 from streams.kafka_io import ConsumerLoop
@@ -15,8 +22,14 @@ class ServingNode:
     process that opens that index. Reads of the index take `indexer.lock`."""
 
     def __init__(self, settings: Settings, stores: Stores, dim: int, bootstrap: str) -> None:
+        # Registered first: a replay refuses from here on, and none may be running now.
+        self.heartbeat = register(settings, stores.client, "serve")
         gen = generation(stores.client, settings)
-        self.vectors: VectorIndex = open_vectors(settings, dim, gen)
+        try:
+            self.vectors: VectorIndex = open_vectors(settings, dim, gen)
+        except BaseException:
+            self.heartbeat.stop()
+            raise
         self.indexer = Indexer(stores.facts, self.vectors)
         self.loop = ConsumerLoop(
             bootstrap,
@@ -30,3 +43,4 @@ class ServingNode:
     def close(self) -> None:
         self.loop.stop()
         self.vectors.close()
+        self.heartbeat.stop()
