@@ -109,15 +109,21 @@ def free_key(edge: EdgeEvent) -> str:
 def best_match(edge: EdgeEvent, anchors: Sequence[EdgeEvent], policy: Policy) -> Match | None:
     """The slot `edge` joins, if any: among anchors ingested before it with the same model."""
     assert edge.embedding is not None
-    earlier = [
-        a
-        for a in anchors
-        if a.embedding is not None
-        and a.embedding.model == edge.embedding.model
-        and (a.ingest_time, a.edge_id) < (edge.ingest_time, edge.edge_id)
-        and a.user_id == edge.user_id
-        and a.edge_id != edge.edge_id
-    ]
+    # In a canonical order, each anchor once: the scores (and so Ω and the `why`) must not
+    # depend on the order the slot index returns anchors in — a BLAS product may round a
+    # row differently by its position.
+    earlier = sorted(
+        {
+            a.edge_id: a
+            for a in anchors
+            if a.embedding is not None
+            and a.embedding.model == edge.embedding.model
+            and (a.ingest_time, a.edge_id) < (edge.ingest_time, edge.edge_id)
+            and a.user_id == edge.user_id
+            and a.edge_id != edge.edge_id
+        }.values(),
+        key=lambda a: (a.ingest_time, a.edge_id),
+    )
     if not earlier:
         return None
     matrix = np.stack([a.embedding.to_array() for a in earlier if a.embedding is not None])
