@@ -12,6 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from frecall.access.keys import KeyInfo
+from frecall.access.tenants import TENANT_PATTERN
 from schemas.events import TurnEvent, UserId, UtcDatetime
 from schemas.results import FactView, ForgetReceipt, IngestReport, ItemFailure, MemoryExport
 from workers.inputs import EdgeInput
@@ -25,11 +27,15 @@ __all__ = [
     "Health",
     "IngestResponse",
     "ItemFailure",
+    "KeyCreate",
+    "KeyInfo",
     "MemoryExport",
+    "NewKeyOut",
     "TurnIn",
     "TurnsRequest",
     "ValidationErrorBody",
     "ValidationProblem",
+    "Whoami",
 ]
 
 #: Items per ingest request; larger batches go in several requests.
@@ -91,3 +97,27 @@ class ValidationProblem(BaseModel):
 
 class ValidationErrorBody(BaseModel):
     detail: list[ValidationProblem]
+
+
+class KeyCreate(BaseModel):
+    """A new API key (`frecall keys create`): for a tenant, optionally an admin key."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    tenant: str = Field(pattern=TENANT_PATTERN)
+    admin: bool = False
+    name: str = Field(default="", max_length=200)
+
+
+class NewKeyOut(KeyInfo):
+    """The key, shown this once: only its hash is stored."""
+
+    key: str
+
+
+class Whoami(BaseModel):
+    """Who the presented key is (the inspector's login checks a key with it)."""
+
+    key_id: str | None = Field(description="null: no key is defined (the local operator)")
+    tenant: str = Field(description="the tenant this request acts in")
+    admin: bool
