@@ -56,7 +56,6 @@ class Settings(BaseSettings):
     #: tracing, no exporter, no thread.
     otel_endpoint: str | None = None
     otel_service_name: str = "frecall"
-    log_format: Literal["text", "json"] = "text"
 
     @field_validator(
         "kafka_bootstrap",

@@ -26,3 +26,11 @@ def cmd_worker(args: argparse.Namespace) -> int:
     roles = {r.strip() for r in args.roles.split(",") if r.strip()}
     run(settings_from(args), roles, args.loglevel)
     return 0
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    """The MCP server, on stdio or Streamable HTTP (the `mcp` package loads only here)."""
+    from frecall.mcp.run import run
+
+    run(settings_from(args), tenant=args.tenant, user=args.user, http=args.http, host=args.host)
+    return 0
