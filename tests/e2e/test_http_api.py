@@ -198,7 +198,9 @@ def test_export_is_byte_for_byte_the_cli_export(
     assert capsys.readouterr().out == served.text + "\n"
     # A user with no memory is absent (issue 14: as another tenant's user is): 404.
     missing = client.get("/v1/users/nobody/memory")
-    assert missing.status_code == 404 and missing.json() == {"detail": "no memory for user 'nobody'"}
+    assert missing.status_code == 404 and missing.json() == {
+        "detail": "no memory for user 'nobody'"
+    }
 
 
 def test_forget_a_fact_and_a_user_with_receipts(client: TestClient, deployment: App) -> None:
