@@ -8,7 +8,7 @@ thread-safe (the embedded one serializes writes and exports, the distributed one
 them to Kafka). Read-your-writes: the ingest endpoints return edge ids, which a query may
 pass as `wait_for` (the embedded deployment applies writes before it answers).
 
-Access: `Gate` (frecall/api/auth.py) — once the deployment has a key, every `/v1` route
+Access: `Gate` (frecall/access/gate.py) — once the deployment has a key, every `/v1` route
 needs one, and acts in its key's tenant (frecall/access/); `/healthz` is open, `/metrics`
 open on loopback. Routes: `memory_routes` (the memory), `key_routes` (admin keys).
 
@@ -31,9 +31,9 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from frecall.access.gate import Gate
 from frecall.access.tenants import TenantError
 from frecall.api import key_routes, memory_routes
-from frecall.api.auth import Gate
 from frecall.api.deps import AUTH_ERRORS
 from frecall.api.models import Health
 from frecall.api.observe import Observe

@@ -1,5 +1,5 @@
 """The API's FastAPI dependencies: the caller (`PrincipalDep`) and its tenant's view of the
-deployment (`ViewDep`), from the `Gate` on `app.state.gate` (frecall/api/auth.py).
+deployment (`ViewDep`), from the `Gate` on `app.state.gate` (frecall/access/gate.py).
 
 Any route of `frecall serve` — the JSON API, the inspector's pages — declares them as
 parameters: `def page(view: ViewDep, principal: PrincipalDep) -> …`.
@@ -12,10 +12,10 @@ from typing import Annotated, Any
 from fastapi import Depends, Header, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from frecall.access.gate import Gate
 from frecall.access.keys import Principal
 from frecall.access.scoped import TenantView
 from frecall.access.tenants import TENANT_PATTERN
-from frecall.api.auth import Gate
 from frecall.api.models import ErrorBody
 
 #: Declares the scheme in the OpenAPI document; a missing header is ours to answer (401).

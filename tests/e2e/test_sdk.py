@@ -19,7 +19,7 @@ from frecall import AsyncClient, Client, Memory
 from frecall.access.key_stores import SqliteKeyStore
 from frecall.access.keys import Keyring
 from frecall.api import create_api
-from frecall.api.auth import Gate
+from frecall.access.gate import Gate
 from frecall.sdk import InvalidInput, RateLimited, Unauthorized
 from frecall.sdk.calls import Backoff
 from frecall.settings import Settings

@@ -200,7 +200,7 @@ FRECALL_LAYERS = [
     ["frecall.bootstrap"],
     # Used by the entry points around the port: who may see what, and how it is observed.
     ["frecall.access", "frecall.observability"],
-    ["frecall.deployment", "frecall.settings"],
+    ["frecall.deployment", "frecall.settings", "frecall.process"],
 ]
 
 

@@ -15,6 +15,7 @@ use the same two calls: `gate.authenticate(request)` then `gate.view(principal, 
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import threading
 from typing import Final
@@ -26,6 +27,7 @@ from frecall.access.keys import LOCAL_OPERATOR, Keyring, Principal
 from frecall.access.ratelimit import RateLimiter, retry_after
 from frecall.access.scoped import TenantView
 from frecall.deployment import Deployment
+from workers.errors import ConfigError
 
 log = logging.getLogger("frecall.access")
 
@@ -98,6 +100,26 @@ class Gate:
     def require_admin(principal: Principal) -> None:
         if not principal.admin:
             raise HTTPException(403, "this needs an admin key")
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a host name: it may resolve to anything
+        return False
+
+
+def refuse_open_network(keyring: Keyring, host: str, command: str) -> None:
+    """No key and a non-loopback address would serve every user's memory to the network."""
+    if not is_loopback(host) and not keyring.required():
+        raise ConfigError(
+            f"{command} on {host} would answer anyone on the network, and no API key exists. "
+            "Create one first — `frecall keys create --tenant TENANT` (add --admin for a key "
+            "that manages keys) prints it — then send it as `Authorization: Bearer KEY`; or "
+            "bind 127.0.0.1"
+        )
 
 
 def _bearer(request: HTTPConnection) -> str | None:
