@@ -284,7 +284,9 @@ def test_read_your_writes_is_passed_to_the_server() -> None:
     with Client("http://memory", transport=httpx.MockTransport(handle)) as client:
         client.query("42", "where", wait_for=["s1/t1#raw", "e-2"], timeout=3)
     params = seen[0].url.params
-    assert params.get_list("wait_for") == ["s1/t1#raw", "e-2"] and float(params["wait_timeout"]) == 3
+    assert (
+        params.get_list("wait_for") == ["s1/t1#raw", "e-2"] and float(params["wait_timeout"]) == 3
+    )
 
 
 def test_importing_frecall_loads_no_sdk() -> None:
