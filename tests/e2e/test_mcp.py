@@ -153,13 +153,15 @@ def served(deployment: Deployment, tmp_path: Path) -> Iterator[tuple[str, dict[s
 async def http_client(url: str, headers: dict[str, str]) -> AsyncIterator[Client]:
     """An MCP session over Streamable HTTP with these headers (the httpx client is ours to
     close: the transport does not own it)."""
-    async with create_mcp_http_client(headers=headers) as http:
-        async with Client(streamable_http_client(url + MCP_PATH, http_client=http)) as client:
-            yield client
+    async with (
+        create_mcp_http_client(headers=headers) as http,
+        Client(streamable_http_client(url + MCP_PATH, http_client=http)) as client,
+    ):
+        yield client
 
 
 def test_http_needs_a_key(served: tuple[str, dict[str, str]]) -> None:
-    url, keys = served
+    url, _ = served
     assert httpx.get(url + "/healthz").json() == {"status": "ok"}
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
     assert httpx.post(url + MCP_PATH, json=body).status_code == 401

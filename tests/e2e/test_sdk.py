@@ -16,10 +16,10 @@ import httpx
 import pytest
 
 from frecall import AsyncClient, Client, Memory
+from frecall.access.gate import Gate
 from frecall.access.key_stores import SqliteKeyStore
 from frecall.access.keys import Keyring
 from frecall.api import create_api
-from frecall.access.gate import Gate
 from frecall.sdk import InvalidInput, RateLimited, Unauthorized
 from frecall.sdk.calls import Backoff
 from frecall.settings import Settings
@@ -243,9 +243,11 @@ def test_the_client_gives_up_after_its_retries() -> None:
     seen: list[httpx.Request] = []
     transport = _scripted([429], seen)
     backoff = Backoff(retries=2, base=0.001)
-    with Client("http://memory", "k", transport=transport, backoff=backoff) as client:
-        with pytest.raises(RateLimited) as caught:
-            client.export("42")
+    with (
+        Client("http://memory", "k", transport=transport, backoff=backoff) as client,
+        pytest.raises(RateLimited) as caught,
+    ):
+        client.export("42")
     assert len(seen) == 3 and caught.value.retry_after == 0
 
 
