@@ -30,6 +30,14 @@ DEFAULT_TENANT: Final = "default"
 TENANT_PATTERN: Final = r"^[a-z0-9][a-z0-9_-]{0,31}$"
 #: The longest user id any store accepts (schemas.events.UserId).
 MAX_SCOPED_ID: Final = 256
+#: User ids the entry points accept: no whitespace, spelled out. `\s` means three different
+#: sets in Python's `re`, in pydantic-core's Rust regex and in the ECMA regex of JSON Schema
+#: (what clients and API fuzzers read); this class is their union, so every engine agrees.
+#: The log's own schema (schemas.events.UserId) is left as it was: logs written before stay
+#: readable.
+USER_ID_PATTERN: Final = (
+    r"^[^\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+$"
+)
 
 _TENANT = re.compile(TENANT_PATTERN)
 _SCOPED = re.compile(r"^~([a-z0-9][a-z0-9_-]{0,31})~(.*)$", re.DOTALL)

@@ -22,6 +22,7 @@ stack trace.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import metadata
 
@@ -29,6 +30,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from starlette.exceptions import HTTPException
+from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from frecall.access.gate import Gate
@@ -111,7 +113,27 @@ def create_api(
             Gate.require_admin(api.state.gate.authenticate(request))
         return Response(metrics.render(), media_type=CONTENT_TYPE)
 
+    api.add_exception_handler(405, _method_not_allowed(api))
     return api
+
+
+def _method_not_allowed(api: FastAPI) -> Callable[[Request, Exception], Awaitable[JSONResponse]]:
+    """405 with an `Allow` header naming every method of the path (Starlette names only
+    those of the route that matched first, and GET and POST /v1/keys are two routes)."""
+    routes = [
+        (route.path_regex, route.methods or set())
+        for router in (api.router, memory_routes.router, key_routes.router)
+        for route in router.routes
+        if isinstance(route, Route)
+    ]
+
+    async def handle(request: Request, exc: Exception) -> JSONResponse:
+        path = request.url.path
+        allowed = sorted({m for regex, methods in routes if regex.match(path) for m in methods})
+        headers = {"Allow": ", ".join(allowed)} if allowed else None
+        return JSONResponse({"detail": "Method Not Allowed"}, 405, headers)
+
+    return handle
 
 
 class _BodyLimit:

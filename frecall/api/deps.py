@@ -27,6 +27,7 @@ BEARER = HTTPBearer(
 
 #: Responses every authenticated route may give, for its OpenAPI entry.
 AUTH_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "a body that is not JSON, or a bad request"},
     401: {"model": ErrorBody, "description": "no API key, or an unknown or revoked one"},
     403: {"model": ErrorBody, "description": "the key may not do this (another tenant, admin)"},
     429: {

@@ -8,13 +8,15 @@ not change when the `TurnEvent` payload gets a new version.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from frecall.access.keys import KeyInfo
-from frecall.access.tenants import TENANT_PATTERN
-from schemas.events import TurnEvent, UserId, UtcDatetime
+from frecall.access.tenants import TENANT_PATTERN, USER_ID_PATTERN
+from schemas.categories import Category
+from schemas.events import TurnEvent, UtcDatetime
+from schemas.query import QueryRequest as _QueryRequest
 from schemas.results import FactView, ForgetReceipt, IngestReport, ItemFailure, MemoryExport
 from workers.inputs import EdgeInput
 
@@ -31,6 +33,7 @@ __all__ = [
     "KeyInfo",
     "MemoryExport",
     "NewKeyOut",
+    "QueryRequest",
     "TurnIn",
     "TurnsRequest",
     "ValidationErrorBody",
@@ -41,13 +44,16 @@ __all__ = [
 #: Items per ingest request; larger batches go in several requests.
 MAX_ITEMS = 1_000
 
+#: A user id as the API accepts it (frecall.access.tenants.USER_ID_PATTERN).
+ApiUserId = Annotated[str, Field(min_length=1, max_length=256, pattern=USER_ID_PATTERN)]
+
 
 class TurnIn(BaseModel):
     """One conversation turn (the `frecall ingest` line format, without `schema_version`)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    user_id: UserId
+    user_id: ApiUserId
     session_id: str = Field(min_length=1, max_length=256)
     turn_id: str = Field(min_length=1, max_length=256)
     role: Literal["user", "assistant"]
@@ -65,10 +71,34 @@ class TurnsRequest(BaseModel):
     turns: list[TurnIn] = Field(min_length=1, max_length=MAX_ITEMS)
 
 
+#: Soft membership as the API accepts it, stated fully in the schema: at least one category,
+#: weights ≥ 0 and not all 0 (they are normalized to sum to 1).
+_WEIGHTS_SCHEMA = {
+    "type": "object",
+    "propertyNames": {"enum": [c.value for c in Category]},
+    "additionalProperties": {"type": "number", "minimum": 0},
+    "minProperties": 1,
+    "not": {"additionalProperties": {"maximum": 0}},
+}
+
+
+class EdgeIn(EdgeInput):
+    """One pre-extracted fact (the `frecall ingest-edges` line format)."""
+
+    user_id: ApiUserId
+    category: Category | Annotated[dict[Category, float], WithJsonSchema(_WEIGHTS_SCHEMA)]
+
+
+class QueryRequest(_QueryRequest):
+    """One query (the `frecall query --batch` line format)."""
+
+    user_id: ApiUserId
+
+
 class EdgesRequest(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    edges: list[EdgeInput] = Field(min_length=1, max_length=MAX_ITEMS)
+    edges: list[EdgeIn] = Field(min_length=1, max_length=MAX_ITEMS)
 
 
 class IngestResponse(IngestReport):

@@ -26,10 +26,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from frecall.access.gate import Gate
 from frecall.access.keys import Principal
 from frecall.access.scoped import TenantView
-from frecall.access.tenants import TenantError
+from frecall.access.tenants import USER_ID_PATTERN, TenantError
 
 USER_HEADER = "x-user-id"
-_USER = re.compile(r"^[^\s]{1,256}$")
+_USER = re.compile(USER_ID_PATTERN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +70,7 @@ class HttpSessions:
         if not isinstance(request, Request) or principal is None:
             raise ToolError("not an authenticated HTTP session")
         user_id = request.headers.get(USER_HEADER) or self._default_user
-        if not user_id or not _USER.match(user_id):
+        if not user_id or len(user_id) > 256 or not _USER.match(user_id):
             raise ToolError(
                 "no user: configure the session's X-User-Id header (the user whose memory "
                 "this is; no spaces, at most 256 characters)"

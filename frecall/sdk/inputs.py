@@ -8,6 +8,7 @@ send them as JSON and the server validates them the same way (a 422 becomes the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any, TypeAlias
@@ -15,11 +16,13 @@ from typing import Any, TypeAlias
 from pydantic import BaseModel, ValidationError
 
 from frecall.access.scoped import TenantView
-from frecall.access.tenants import TenantError
+from frecall.access.tenants import USER_ID_PATTERN, TenantError
 from frecall.sdk.errors import InvalidInput
 from schemas.events import TurnEvent
 from schemas.policy import Policy
 from workers.inputs import EdgeInput
+
+_USER = re.compile(USER_ID_PATTERN)
 
 Turn: TypeAlias = TurnEvent | Mapping[str, Any]
 Fact: TypeAlias = EdgeInput | Mapping[str, Any]
@@ -42,12 +45,12 @@ def turns_of(turns: Iterable[Turn], view: TenantView) -> list[TurnEvent]:
     for index, raw in enumerate(as_json(turns, {"schema_version"})):
         try:
             event = TurnEvent.model_validate(raw)
-            view.scoped(event.user_id)
+            check_user(view, event.user_id, ("turns", index, "user_id"))
             events.append(event)
         except ValidationError as exc:
             problems.extend(_problems(("turns", index), exc))
-        except TenantError as exc:
-            problems.append(_problem(("turns", index, "user_id"), str(exc)))
+        except InvalidInput as exc:
+            problems.extend(exc.problems)
     return _all_or_nothing(events, problems)
 
 
@@ -59,22 +62,25 @@ def facts_of(facts: Iterable[Fact], view: TenantView, policy: Policy) -> list[Ed
         try:
             edge = EdgeInput.model_validate(raw)
             edge.to_event(policy, now, None)
-            view.scoped(edge.user_id)
+            check_user(view, edge.user_id, ("edges", index, "user_id"))
             edges.append(edge)
         except ValidationError as exc:
             problems.extend(_problems(("edges", index), exc))
         except ValueError as exc:
             problems.append(_problem(("edges", index), str(exc)))
-        except TenantError as exc:
-            problems.append(_problem(("edges", index, "user_id"), str(exc)))
+        except InvalidInput as exc:
+            problems.extend(exc.problems)
     return _all_or_nothing(edges, problems)
 
 
-def check_user(view: TenantView, user_id: str) -> None:
+def check_user(view: TenantView, user_id: str, loc: tuple[str | int, ...] = ("user_id",)) -> None:
+    """The checks of the HTTP API: the pattern it publishes, and the tenant's length."""
+    if not _USER.match(user_id):
+        raise InvalidInput([_problem(loc, f"String should match pattern '{USER_ID_PATTERN}'")])
     try:
         view.scoped(user_id)
     except TenantError as exc:
-        raise InvalidInput([_problem(("user_id",), str(exc))]) from exc
+        raise InvalidInput([_problem(loc, str(exc))]) from exc
 
 
 def _all_or_nothing(valid: list[Any], problems: list[dict[str, Any]]) -> list[Any]:
