@@ -30,13 +30,15 @@ DEFAULT_TENANT: Final = "default"
 TENANT_PATTERN: Final = r"^[a-z0-9][a-z0-9_-]{0,31}$"
 #: The longest user id any store accepts (schemas.events.UserId).
 MAX_SCOPED_ID: Final = 256
-#: User ids the entry points accept: no whitespace, spelled out. `\s` means three different
-#: sets in Python's `re`, in pydantic-core's Rust regex and in the ECMA regex of JSON Schema
-#: (what clients and API fuzzers read); this class is their union, so every engine agrees.
-#: The log's own schema (schemas.events.UserId) is left as it was: logs written before stay
-#: readable.
+#: User ids the API, the SDK and the MCP server accept: no whitespace — spelled out, since
+#: `\s` means three different sets in Python's `re`, in pydantic-core's Rust regex and in the
+#: ECMA regex of JSON Schema (what clients and API fuzzers read), and this class is their
+#: union — and no `/`: a user id is a path segment of the HTTP API (`/v1/users/{user_id}`),
+#: and an encoded `%2F` is decoded before routing. The log's own schema
+#: (schemas.events.UserId) is left as it was: logs written before stay readable, and the
+#: command line, which reads files, still takes any id without whitespace.
 USER_ID_PATTERN: Final = (
-    r"^[^\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+$"
+    r"^[^/\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+$"
 )
 
 _TENANT = re.compile(TENANT_PATTERN)

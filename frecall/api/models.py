@@ -1,27 +1,30 @@
 """Request and response models of the HTTP API (CONVENTIONS 7: apart from events and records).
 
-Queries reuse `schemas.query` (already the API's query models), results reuse the
-`Deployment` port's (`schemas.results`), and edges reuse `workers.inputs.EdgeInput` (the
-`ingest-edges` line format); turns get their own input model, so that the public API does
-not change when the `TurnEvent` payload gets a new version.
+Requests are in `frecall.api.inputs` (re-exported here); results reuse the `Deployment`
+port's (`schemas.results`, `schemas.query`).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import BaseModel, Field
 
 from frecall.access.keys import KeyInfo
-from frecall.access.tenants import TENANT_PATTERN, USER_ID_PATTERN
-from schemas.categories import Category
-from schemas.events import TurnEvent, UtcDatetime
-from schemas.query import QueryRequest as _QueryRequest
+from frecall.api.inputs import (
+    MAX_ITEMS,
+    EdgeIn,
+    EdgesRequest,
+    KeyCreate,
+    QueryRequest,
+    TurnIn,
+    TurnsRequest,
+)
 from schemas.results import FactView, ForgetReceipt, IngestReport, ItemFailure, MemoryExport
-from workers.inputs import EdgeInput
 
 __all__ = [
     "MAX_ITEMS",
+    "EdgeIn",
     "EdgesRequest",
     "ErrorBody",
     "FactView",
@@ -40,65 +43,6 @@ __all__ = [
     "ValidationProblem",
     "Whoami",
 ]
-
-#: Items per ingest request; larger batches go in several requests.
-MAX_ITEMS = 1_000
-
-#: A user id as the API accepts it (frecall.access.tenants.USER_ID_PATTERN).
-ApiUserId = Annotated[str, Field(min_length=1, max_length=256, pattern=USER_ID_PATTERN)]
-
-
-class TurnIn(BaseModel):
-    """One conversation turn (the `frecall ingest` line format, without `schema_version`)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    user_id: ApiUserId
-    session_id: str = Field(min_length=1, max_length=256)
-    turn_id: str = Field(min_length=1, max_length=256)
-    role: Literal["user", "assistant"]
-    text: str = Field(max_length=20_000)
-    timestamp: UtcDatetime
-
-    def to_event(self) -> TurnEvent:
-        """The event; raises pydantic's `ValidationError` if the event schema is stricter."""
-        return TurnEvent.model_validate(self.model_dump())
-
-
-class TurnsRequest(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    turns: list[TurnIn] = Field(min_length=1, max_length=MAX_ITEMS)
-
-
-#: Soft membership as the API accepts it, stated fully in the schema: at least one category,
-#: weights ≥ 0 and not all 0 (they are normalized to sum to 1).
-_WEIGHTS_SCHEMA = {
-    "type": "object",
-    "propertyNames": {"enum": [c.value for c in Category]},
-    "additionalProperties": {"type": "number", "minimum": 0},
-    "minProperties": 1,
-    "not": {"additionalProperties": {"maximum": 0}},
-}
-
-
-class EdgeIn(EdgeInput):
-    """One pre-extracted fact (the `frecall ingest-edges` line format)."""
-
-    user_id: ApiUserId
-    category: Category | Annotated[dict[Category, float], WithJsonSchema(_WEIGHTS_SCHEMA)]
-
-
-class QueryRequest(_QueryRequest):
-    """One query (the `frecall query --batch` line format)."""
-
-    user_id: ApiUserId
-
-
-class EdgesRequest(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    edges: list[EdgeIn] = Field(min_length=1, max_length=MAX_ITEMS)
 
 
 class IngestResponse(IngestReport):
@@ -127,16 +71,6 @@ class ValidationProblem(BaseModel):
 
 class ValidationErrorBody(BaseModel):
     detail: list[ValidationProblem]
-
-
-class KeyCreate(BaseModel):
-    """A new API key (`frecall keys create`): for a tenant, optionally an admin key."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    tenant: str = Field(pattern=TENANT_PATTERN)
-    admin: bool = False
-    name: str = Field(default="", max_length=200)
 
 
 class NewKeyOut(KeyInfo):
