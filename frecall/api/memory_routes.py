@@ -49,6 +49,11 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 NOT_FOUND: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorBody, "description": "the user has no memory in this tenant"},
 }
+#: A path no route matches: a `/` or a line break inside an id (`%2F`, `%0A` are decoded
+#: before routing).
+NO_ROUTE: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorBody, "description": "no such path: an id with `/` or a line break"},
+}
 
 router = APIRouter()
 
@@ -126,7 +131,10 @@ def inspect(
 
 
 @router.delete(
-    "/v1/users/{user_id}", response_model=ForgetReceiptOut, responses=ERRORS, tags=["erase"]
+    "/v1/users/{user_id}",
+    response_model=ForgetReceiptOut,
+    responses={**ERRORS, **NO_ROUTE},
+    tags=["erase"],
 )
 def forget_user(user_id: UserPath, view: ViewDep, caller: PrincipalDep) -> ForgetReceiptOut:
     """Erase a user from every store and from the log, with a receipt."""
@@ -137,7 +145,7 @@ def forget_user(user_id: UserPath, view: ViewDep, caller: PrincipalDep) -> Forge
 @router.delete(
     "/v1/users/{user_id}/facts/{edge_id:path}",
     response_model=ForgetReceiptOut,
-    responses=ERRORS,
+    responses={**ERRORS, **NO_ROUTE},
     tags=["erase"],
 )
 def forget_fact(

@@ -34,7 +34,7 @@ pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
 STORY = Path(str(resources.files("frecall.demo").joinpath("story.jsonl")))
 SEED = int(os.environ.get("FR_FUZZ_SEED", "20261201"))
-EXAMPLES = int(os.environ.get("FR_FUZZ_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("FR_FUZZ_EXAMPLES", "100"))
 
 
 def _story(path: Path, user: str, marker: str) -> Path:
@@ -129,6 +129,11 @@ def _schemathesis(
         "--generation-database",
         "none",
         "--no-color",
+        # Path parameters must be valid path segments, and Schemathesis draws then filters
+        # them: with two ids in one path (user, edge) some seeds filter more than its health
+        # check likes. That check is about generation speed, not about the API.
+        "--suppress-health-check",
+        "filter_too_much",
         "--report",
         "json",
         "--report-json-path",
