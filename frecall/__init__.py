@@ -4,20 +4,14 @@ current.
     from frecall import Memory, Client, AsyncClient
 
 The SDK (frecall/sdk/) loads on first use of one of its names: the command line imports
-this package on every invocation, and must not pay for httpx and the deployments there.
+this package on every invocation, and must not pay for httpx and the deployments there
+(nor for `typing`: the names' types are in `__init__.pyi`).
 """
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from frecall.sdk import AsyncClient, Client, Memory
 
 __all__ = ["AsyncClient", "Client", "Memory"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in __all__:
         from frecall import sdk
 
