@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test unit integration lint typecheck bench clean services-up services-down
+.PHONY: install demo test test-cluster unit integration lint typecheck bench clean services-up services-down
 
 install: $(STAMP)
 
@@ -32,6 +32,14 @@ unit: install
 # loopback (free ports, a private run dir) and stops them by pid when the tests end, pass or fail.
 test: install lint typecheck
 	bash deploy/local/with-services.sh $(BIN)/pytest -q tests
+
+# Opt-in, not part of `test`: the distributed deployment on a Redis Cluster (3 masters + 3
+# replicas) and a 3-broker Kafka (replication 3, min.insync.replicas 2), through a broker crash
+# and a Redis failover mid-ingest. deploy/local/with-cluster.sh starts both clusters on free
+# loopback ports and stops them by pid. 3-4 minutes, about 1.5 GB of memory; -rP prints the
+# timeline of the crash and the failover.
+test-cluster: install
+	bash deploy/local/with-cluster.sh $(BIN)/pytest -q -rP -m cluster tests/cluster
 
 # Redis (6379) and Kafka (9092) for a developer session, until `make services-down`; ports
 # from FR_REDIS_PORT / FR_KAFKA_PORT. Prints `export FR_...` lines, also in .run/local/env:

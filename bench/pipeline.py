@@ -67,6 +67,7 @@ from workers.extraction.stage import raw_edge_id
 from workers.inputs import EdgeInput
 from workers.ports import Embedder
 from workers.stores.memory_vectors import InMemoryVectorIndex
+from workers.stores.redis_client import RedisClient, connect
 from workers.stores.redis_facts import RedisFactStore
 
 LATENCY_EDGES = 200
@@ -297,13 +298,13 @@ def _one(base: Settings, embedder: Embedder, count: int, sizes: _Sizes) -> dict[
     probes = _embedded(embedder, settings, _corpus(LATENCY_EDGES, users, 2, "l-"))
     warm = _embedded(embedder, settings, _warmup(users, "warm-up") + _warmup(users, "warm-up-2"))
     turns = _turns(sizes.turns, users)
-    client = redis.Redis.from_url(url)
+    client = connect(url)
     facts = RedisFactStore(client, name)
     producer = KafkaProducer(bootstrap)
     workers: list[Worker] = []
     result: dict[str, Any] = {}
     try:
-        ensure_topics(bootstrap, topics, settings.kafka_partitions)
+        ensure_topics(bootstrap, topics, settings.kafka_partitions, settings.kafka_replication)
         workers = [start_worker(settings, i) for i in range(count)]
         wait_joined(bootstrap, name, workers)
         _produce_edges(producer, topics, warm[: len(users)])
@@ -350,7 +351,7 @@ def _one(base: Settings, embedder: Embedder, count: int, sizes: _Sizes) -> dict[
     return result
 
 
-def _cleanup(client: redis.Redis, bootstrap: str, name: str) -> None:
+def _cleanup(client: RedisClient, bootstrap: str, name: str) -> None:
     """Delete the namespace: Redis keys (every generation), topics, consumer groups."""
     try:
         keys = list(client.scan_iter(match=f"{name}*", count=1000))

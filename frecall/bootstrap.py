@@ -96,11 +96,10 @@ def make_vectors(settings: Settings, dim: int, directory: Path | None = None) ->
 
 def make_slots(settings: Settings, path: Path | None = None) -> SlotIndex:
     if settings.redis_url:
-        import redis
-
+        from workers.stores.redis_client import connect
         from workers.stores.redis_slots import RedisSlotIndex
 
-        return RedisSlotIndex(redis.Redis.from_url(settings.redis_url))
+        return RedisSlotIndex(connect(settings.redis_url))
     from workers.stores.sqlite_slots import SqliteSlotIndex
 
     return SqliteSlotIndex(path or settings.data_dir / "slots.sqlite")

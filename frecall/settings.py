@@ -34,6 +34,12 @@ class Settings(BaseSettings):
     kafka_topic_prefix: str = ""
     kafka_group: str = "frecall"
     kafka_partitions: int = Field(default=6, ge=1, le=1024)
+    #: Replicas of each topic the deployment creates; -1: the broker's
+    #: default.replication.factor. Topics that exist are left as they are.
+    kafka_replication: int = Field(default=-1, ge=-1, le=32)
+    #: `redis://[user:password@]host:port[/db]` (`rediss://` for TLS, `unix://` too) for
+    #: one server; `redis+cluster://[user:password@]host:port[,host:port…]` (`rediss+cluster://`)
+    #: for a Redis Cluster, any nodes as seeds (workers/stores/redis_client.py).
     redis_url: str | None = None
     #: Letters, digits, `_` and `-` only: generations append `.g<N>`, which no other
     #: deployment's prefix can then collide with.
@@ -68,6 +74,13 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("kafka_replication")
+    @classmethod
+    def _replicas_or_broker_default(cls, value: int) -> int:
+        if value == 0:
+            raise ValueError("a topic needs at least 1 replica (-1: the broker's default)")
+        return value
 
 
 def settings_from(args: argparse.Namespace) -> Settings:

@@ -8,6 +8,9 @@ transport-neutral handlers in workers/distributed/). Error policy, per message:
   nothing is lost while Redis or Kafka is away.
 Messages are taken in small batches; a batch's offsets are acknowledged once its output
 was produced and acknowledged by the broker (at-least-once; the handlers are idempotent).
+The producer is not idempotent (faust-streaming enables that only with transactions): a
+broker failure mid-send may duplicate an output message, which changes nothing downstream
+(docs/architecture.md, "Delivery guarantees").
 """
 
 from __future__ import annotations

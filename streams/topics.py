@@ -44,9 +44,12 @@ def client_config(bootstrap: str) -> dict[str, str | int | float | bool]:
     return {"bootstrap.servers": bootstrap, "log_level": 2}
 
 
-def ensure_topics(bootstrap: str, topics: Topics, partitions: int, timeout: float = 15) -> None:
-    """Create the deployment's topics if missing (replication 1 here; more in production
-    through the broker's default.replication.factor)."""
+def ensure_topics(
+    bootstrap: str, topics: Topics, partitions: int, replication: int = -1, timeout: float = 15
+) -> None:
+    """Create the deployment's topics if missing, with `replication` replicas each (-1: the
+    broker's default.replication.factor; `FR_KAFKA_REPLICATION`). Existing topics are kept
+    as they are: Kafka changes a topic's replicas only by a partition reassignment."""
     admin = AdminClient(client_config(bootstrap))
     try:
         existing = admin.list_topics(timeout=timeout).topics
@@ -56,7 +59,7 @@ def ensure_topics(bootstrap: str, topics: Topics, partitions: int, timeout: floa
         NewTopic(
             name,
             num_partitions=partitions,
-            replication_factor=-1,
+            replication_factor=replication,
             config=dict(KEEP_FOREVER) if name in topics.log() else {},
         )
         for name in topics.all()

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import os
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
+
+from workers.stores.redis_client import connect
 
 
 @pytest.fixture(autouse=True)
@@ -30,10 +35,11 @@ def redis_url() -> str:
     return url
 
 
-def _service(variable: str, what: str) -> str:
+def require_service(variable: str, what: str, how: str = "deploy/local/with-services.sh") -> str:
+    """The value of `variable`; the test is skipped when it is unset, except under CI."""
     value = os.environ.get(variable)
     if not value:
-        reason = f"{variable} is not set ({what}; run the tests via deploy/local/with-services.sh)"
+        reason = f"{variable} is not set ({what}; run the tests via {how})"
         if os.environ.get("CI"):
             pytest.fail(reason)
         pytest.skip(reason)
@@ -43,9 +49,26 @@ def _service(variable: str, what: str) -> str:
 @pytest.fixture(scope="module")
 def kafka_bootstrap() -> str:
     """A real Kafka broker; skipped when absent, except under CI where absence fails."""
-    return _service("FR_TEST_KAFKA_BOOTSTRAP", "a Kafka broker")
+    return require_service("FR_TEST_KAFKA_BOOTSTRAP", "a Kafka broker")
 
 
 @pytest.fixture(scope="module")
 def module_redis_url() -> str:
-    return _service("FR_TEST_REDIS_URL", "a Redis server")
+    return require_service("FR_TEST_REDIS_URL", "a Redis server")
+
+
+@contextmanager
+def scratch_prefix(redis_url: str) -> Iterator[str]:
+    """A fresh Redis key prefix; on leaving, pass or fail, its keys are deleted (on every
+    master of a cluster)."""
+    prefix = f"fr-test-{uuid.uuid4().hex}"
+    try:
+        yield prefix
+    finally:
+        _delete_prefix(redis_url, prefix)
+
+
+def _delete_prefix(redis_url: str, prefix: str) -> None:
+    with connect(redis_url) as client:
+        for key in client.scan_iter(match=f"{prefix}:*", count=1000):
+            client.delete(key)

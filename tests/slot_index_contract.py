@@ -2,7 +2,7 @@
 
 A test module subclasses `SlotIndexContract` (or `RedisSlotIndexContract`) in a class named
 `Test…` and provides an `index` fixture returning a fresh, empty index; the Redis variant also
-needs `client` (a `redis.Redis` on the index's database) and `prefix` (the index's key prefix).
+needs `client` (a Redis client on the index's database) and `prefix` (the index's key prefix).
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from collections import Counter, defaultdict
 from datetime import UTC, datetime, timedelta
 
 import pytest
-import redis
 from redis.crc import key_slot
 
 from schemas.events import EdgeEvent
 from workers.errors import StorageError
 from workers.ports import SlotIndex
+from workers.stores.redis_client import RedisClient
 from workers.stores.redis_slots import RedisSlotIndex
 
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
@@ -201,7 +201,7 @@ class RedisSlotIndexContract(SlotIndexContract):
     """The contract plus what only the Redis layout promises."""
 
     def test_user_keys_share_one_cluster_slot(
-        self, index: SlotIndex, client: redis.Redis, prefix: str
+        self, index: SlotIndex, client: RedisClient, prefix: str
     ) -> None:
         users = ["alice", *SPECIAL_USERS]
         for user in users:
@@ -227,7 +227,7 @@ class RedisSlotIndexContract(SlotIndexContract):
         assert list(client.scan_iter(match=f"{prefix}:*")) == []
 
     def test_redis_errors_become_storage_errors(
-        self, index: SlotIndex, client: redis.Redis, prefix: str
+        self, index: SlotIndex, client: RedisClient, prefix: str
     ) -> None:
         client.set(f"{prefix}:{{alice}}:slot:s", "not a hash")
         with pytest.raises(StorageError) as info:
@@ -238,13 +238,13 @@ class RedisSlotIndexContract(SlotIndexContract):
             index.members("alice", "s")
 
     def test_corrupt_records_become_storage_errors(
-        self, index: SlotIndex, client: redis.Redis, prefix: str
+        self, index: SlotIndex, client: RedisClient, prefix: str
     ) -> None:
         index.add("alice", "s", edge("e"))
         client.hset(f"{prefix}:{{alice}}:slot:s", "bad", '{"edge_id": "bad"}')
         with pytest.raises(StorageError, match="corrupt"):
             index.members("alice", "s")
 
-    def test_prefix_must_not_contain_braces(self, client: redis.Redis) -> None:
+    def test_prefix_must_not_contain_braces(self, client: RedisClient) -> None:
         with pytest.raises(ValueError):
             RedisSlotIndex(client, prefix="fr{x}")

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# deploy/local/kafka.sh start|stop|status|restart
+# deploy/local/kafka.sh start|stop|kill|status|restart|cluster-id
 #
-# A real single-node Apache Kafka broker (KRaft: broker + controller in one JVM) on loopback,
-# run straight from Apache Kafka's Maven Central artifacts (no Docker, no tarball download).
+# A real Apache Kafka broker (KRaft: broker + controller in one JVM) on loopback, run straight
+# from Apache Kafka's Maven Central artifacts (no Docker, no tarball download). By default a
+# single-node cluster; with FR_KAFKA_NODE_ID / FR_KAFKA_VOTERS / FR_KAFKA_CLUSTER_ID it is one
+# node of a multi-node quorum (deploy/local/kafka-cluster.sh starts three that way).
 #
 #   start   resolve the class path once (deploy/local/kafka/pom.xml -> $FR_KAFKA_HOME/lib),
 #           write server.properties, format storage, start the broker in the background and
@@ -10,7 +12,9 @@
 #           (all other output goes to stderr, so `eval "$(deploy/local/kafka.sh start)"` works).
 #           Already running -> says so, prints the same line, exits 0.
 #   stop    TERM the pid in the pidfile (never by process name), KILL after 30 s, remove pidfile.
+#   kill    SIGKILL the pid in the pidfile (a crash, for failover tests); the data stays.
 #   status  "running pid=... bootstrap=..." (exit 0) or "stopped" (exit 3).
+#   cluster-id  print a fresh cluster id (for FR_KAFKA_CLUSTER_ID, shared by a cluster's nodes).
 #
 # Environment:
 #   FR_RUN_DIR                 run dir (default <repo>/.run); broker state in $FR_RUN_DIR/kafka
@@ -20,6 +24,13 @@
 #   FR_KAFKA_START_TIMEOUT     seconds to wait for readiness (default 90)
 #   FR_KAFKA_KEEP_DATA=1       keep topics/offsets from the previous run (default: fresh data)
 #   FR_KAFKA_JVM_OPTS          extra JVM options
+#   FR_KAFKA_HEAP              heap options (default "-Xms256m -Xmx512m")
+# One node of a multi-node cluster (all default to the single-node broker):
+#   FR_KAFKA_NODE_ID           node.id; when set, state lives in $FR_RUN_DIR/kafka-<id>
+#   FR_KAFKA_VOTERS            controller.quorum.voters (default <id>@127.0.0.1:<controller port>)
+#   FR_KAFKA_CLUSTER_ID        the cluster id every node formats its storage with (default random)
+#   FR_KAFKA_REPLICATION       default.replication.factor and the internal topics' (default 1)
+#   FR_KAFKA_MIN_ISR           min.insync.replicas, also of the internal topics (default 1)
 #   FR_PYTHON                  python used for the metadata readiness probe (default python3);
 #                              the probe runs only if it can `import confluent_kafka`
 #   JAVA_HOME                  if set, $JAVA_HOME/bin/java is used (Java 17+ required)
@@ -48,7 +59,14 @@ HOST=127.0.0.1
 START_TIMEOUT=${FR_KAFKA_START_TIMEOUT:-90}
 STOP_TIMEOUT=30
 
-STATE_DIR="$RUN_DIR/kafka"
+NODE_ID=${FR_KAFKA_NODE_ID:-1}
+VOTERS=${FR_KAFKA_VOTERS:-$NODE_ID@$HOST:$CONTROLLER_PORT}
+REPLICATION=${FR_KAFKA_REPLICATION:-1}
+MIN_ISR=${FR_KAFKA_MIN_ISR:-1}
+[[ "$NODE_ID$REPLICATION$MIN_ISR" =~ ^[0-9]+$ ]] ||
+  { echo "kafka.sh: FR_KAFKA_NODE_ID, FR_KAFKA_REPLICATION and FR_KAFKA_MIN_ISR are numbers" >&2; exit 2; }
+
+STATE_DIR="$RUN_DIR/kafka${FR_KAFKA_NODE_ID:+-$FR_KAFKA_NODE_ID}"
 PIDFILE="$STATE_DIR/kafka.pid"
 BOOTFILE="$STATE_DIR/bootstrap"
 LOGFILE="$STATE_DIR/kafka.log"
@@ -60,6 +78,8 @@ TMP_DIR="$STATE_DIR/tmp"
 if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then JAVA="$JAVA_HOME/bin/java"; else JAVA=java; fi
 
 log() { echo "kafka.sh: $*" >&2; }
+# shellcheck source=deploy/local/lib/common.sh
+source "$SCRIPT_DIR/lib/common.sh" # port_open
 die() { log "$*"; exit 1; }
 
 # --- process identity --------------------------------------------------------------------
@@ -83,9 +103,6 @@ alive() {
 
 read_pid() { if [[ -f "$PIDFILE" ]]; then tr -dc '0-9' <"$PIDFILE"; fi; }
 
-port_open() { # port -> 0 if something accepts TCP connections on 127.0.0.1:port
-  timeout 2 bash -c "exec 3<>/dev/tcp/$HOST/$1" 2>/dev/null
-}
 
 # --- class path ----------------------------------------------------------------------------
 lib_complete() {
@@ -132,10 +149,10 @@ ensure_lib() {
 write_config() {
   mkdir -p "$STATE_DIR" "$DATA_DIR" "$TMP_DIR"
   cat >"$PROPS" <<EOF
-# Written by deploy/local/kafka.sh on each start: single-node KRaft broker on loopback.
+# Written by deploy/local/kafka.sh on each start: a KRaft broker + controller on loopback.
 process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@$HOST:$CONTROLLER_PORT
+node.id=$NODE_ID
+controller.quorum.voters=$VOTERS
 listeners=PLAINTEXT://$HOST:$PORT,CONTROLLER://$HOST:$CONTROLLER_PORT
 advertised.listeners=PLAINTEXT://$HOST:$PORT
 controller.listener.names=CONTROLLER
@@ -144,12 +161,14 @@ listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
 log.dirs=$DATA_DIR
 num.partitions=1
 auto.create.topics.enable=true
-offsets.topic.replication.factor=1
+default.replication.factor=$REPLICATION
+min.insync.replicas=$MIN_ISR
+offsets.topic.replication.factor=$REPLICATION
 offsets.topic.num.partitions=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
+transaction.state.log.replication.factor=$REPLICATION
+transaction.state.log.min.isr=$MIN_ISR
+share.coordinator.state.topic.replication.factor=$REPLICATION
+share.coordinator.state.topic.min.isr=$MIN_ISR
 group.initial.rebalance.delay.ms=0
 EOF
   cat >"$LOG4J" <<'EOF'
@@ -170,7 +189,7 @@ EOF
 
 java_opts() {
   # shellcheck disable=SC2206
-  JOPTS=(-Xms256m -Xmx512m -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true
+  JOPTS=(${FR_KAFKA_HEAP:--Xms256m -Xmx512m} -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true
          "-Djava.io.tmpdir=$TMP_DIR" "-Dlog4j2.configurationFile=$LOG4J"
          ${FR_KAFKA_JVM_OPTS:-})
 }
@@ -216,10 +235,15 @@ fail_start() { # pid, message
 }
 
 # --- commands ------------------------------------------------------------------------------
-cmd_start() {
+# One start/stop/kill at a time per node: fd 9 holds the node's lock until the command ends.
+lock_state() {
   mkdir -p "$STATE_DIR"
   exec 9>"$STATE_DIR/.lock"
-  flock -w 180 9 || die "another kafka.sh start/stop holds $STATE_DIR/.lock"
+  flock -w 180 9 || die "another kafka.sh start/stop/kill holds $STATE_DIR/.lock"
+}
+
+cmd_start() {
+  lock_state
 
   local pid
   pid=$(read_pid)
@@ -248,7 +272,7 @@ cmd_start() {
   java_opts
 
   local cluster_id
-  cluster_id=$(random_cluster_id)
+  cluster_id=${FR_KAFKA_CLUSTER_ID:-$(random_cluster_id)}
   if ! "$JAVA" "${JOPTS[@]}" -cp "$LIB_DIR/*" kafka.tools.StorageTool format \
         -t "$cluster_id" -c "$PROPS" --ignore-formatted >"$STATE_DIR/format.log" 2>&1; then
     cat "$STATE_DIR/format.log" >&2
@@ -286,9 +310,7 @@ cmd_start() {
 }
 
 cmd_stop() {
-  mkdir -p "$STATE_DIR"
-  exec 9>"$STATE_DIR/.lock"
-  flock -w 180 9 || die "another kafka.sh start/stop holds $STATE_DIR/.lock"
+  lock_state
   local pid
   pid=$(read_pid)
   if [[ -z "$pid" ]]; then log "not running (no pidfile)"; rm -f "$BOOTFILE"; return 0; fi
@@ -309,6 +331,17 @@ cmd_stop() {
   log "stopped (pid $pid)"
 }
 
+cmd_kill() {
+  lock_state
+  local pid
+  pid=$(read_pid)
+  if [[ -z "$pid" ]] || ! is_our_broker "$pid"; then die "not running (nothing to kill in $STATE_DIR)"; fi
+  kill -KILL "$pid"
+  for _ in $(seq 1 100); do alive "$pid" || break; sleep 0.05; done
+  rm -f "$PIDFILE" "$BOOTFILE"
+  log "killed pid $pid (node $NODE_ID; its data stays: start it again with FR_KAFKA_KEEP_DATA=1)"
+}
+
 cmd_status() {
   local pid
   pid=$(read_pid)
@@ -323,7 +356,9 @@ cmd_status() {
 case "${1:-}" in
   start) cmd_start ;;
   stop) cmd_stop ;;
+  kill) cmd_kill ;;
   status) cmd_status ;;
   restart) "$0" stop && exec "$0" start ;;
-  *) echo "usage: $0 start|stop|status|restart" >&2; exit 2 ;;
+  cluster-id) random_cluster_id ;;
+  *) echo "usage: $0 start|stop|kill|status|restart|cluster-id" >&2; exit 2 ;;
 esac

@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # A throwaway Redis for tests on 127.0.0.1: no persistence, stopped by the pid in its pidfile.
 #
-#   deploy/local/redis.sh start|stop|status
+#   deploy/local/redis.sh start|stop|kill|status
+#
+#   kill    SIGKILL the pid in the pidfile (a crash, for failover tests), wait until it is gone.
 #
 # Environment:
 #   FR_REDIS_PORT           port (default 6390)
 #   FR_RUN_DIR              pidfile, logfile and working dir (default <repo>/.run)
 #   FR_REDIS_START_TIMEOUT  seconds to wait for PONG (default 20)
+#   FR_REDIS_CLUSTER=1      start a Redis Cluster node (cluster bus on port + 10000, its
+#                           nodes-PORT.conf in the run dir, kept across a kill and restart);
+#                           deploy/local/redis-cluster.sh joins six of them into a cluster
+#   FR_REDIS_NODE_TIMEOUT   cluster-node-timeout in ms (default 2000: a dead master's replica
+#                           takes over within a few seconds, not the 15 s default)
 #
 # The pid and log files are per port (redis-PORT.pid, redis-PORT.log), so several instances
 # can share a run dir. `start` installs Debian's redis-server when it is missing (as root,
@@ -24,6 +31,8 @@ STOP_TIMEOUT=10
 EX_PORT_BUSY=75
 
 log() { echo "redis.sh: $*" >&2; }
+# shellcheck source=deploy/local/lib/common.sh
+source "$REPO_ROOT/deploy/local/lib/common.sh" # port_open
 
 ensure_installed() {
     if command -v redis-server >/dev/null && command -v redis-cli >/dev/null; then
@@ -61,7 +70,6 @@ our_pid() {
 
 answers_ping() { [[ "$(redis-cli -h 127.0.0.1 -p "$PORT" ping 2>/dev/null)" == PONG ]]; }
 
-port_taken() { (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; }
 
 fail_start() {
     log "redis-server did not answer on 127.0.0.1:$PORT; log tail ($LOGFILE):"
@@ -91,15 +99,25 @@ start() {
         log "already running on 127.0.0.1:$PORT (pid $(our_pid))"
         return 0
     fi
-    if port_taken; then
+    if port_open "$PORT"; then
         log "port $PORT is taken by another process; set FR_REDIS_PORT"
         exit "$EX_PORT_BUSY"
     fi
     rm -f "$PIDFILE"
     : >"$LOGFILE"
+    local cluster=()
+    if [[ ${FR_REDIS_CLUSTER:-0} == 1 ]]; then
+        cluster=(--cluster-enabled yes --cluster-config-file "nodes-$PORT.conf"
+            --cluster-node-timeout "${FR_REDIS_NODE_TIMEOUT:-2000}"
+            --repl-diskless-sync-delay 0) # a new replica syncs now, not after 5 s
+    fi
+    # Absolute paths: redis-server changes into --dir before it opens the other files.
+    local dir
+    dir="$(cd "$RUN_DIR" && pwd)"
     # No config file: compiled-in defaults, plus loopback only and no persistence at all.
     redis-server --bind 127.0.0.1 --port "$PORT" --save '' --appendonly no \
-        --daemonize yes --pidfile "$PIDFILE" --logfile "$LOGFILE" --dir "$RUN_DIR"
+        --daemonize yes --pidfile "$dir/${PIDFILE##*/}" --logfile "$dir/${LOGFILE##*/}" \
+        --dir "$dir" "${cluster[@]}"
     wait_ready
     log "running on 127.0.0.1:$PORT (pid $(our_pid), run dir $RUN_DIR)"
 }
@@ -126,6 +144,16 @@ stop() {
     log "stopped (pid $pid)"
 }
 
+crash() {
+    local pid
+    pid="$(our_pid)" || { log "not running on port $PORT"; return 1; }
+    kill -KILL "$pid"
+    local deadline=$((SECONDS + 5))
+    while is_redis "$pid" && ((SECONDS < deadline)); do sleep 0.05; done
+    rm -f "$PIDFILE"
+    log "killed pid $pid (port $PORT)"
+}
+
 status() {
     local pid
     if pid="$(our_pid)"; then
@@ -139,9 +167,10 @@ status() {
 case "${1:-}" in
     start) start ;;
     stop) stop ;;
+    kill) crash ;;
     status) status ;;
     *)
-        echo "usage: $0 start|stop|status" >&2
+        echo "usage: $0 start|stop|kill|status" >&2
         exit 2
         ;;
 esac

@@ -27,7 +27,6 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO_ROOT="$(cd "$HERE/../.." && pwd)"
 
 if (($# == 0)); then
     echo "usage: $0 CMD [ARG...]" >&2
@@ -36,37 +35,13 @@ fi
 
 log() { echo "with-services.sh: $*" >&2; }
 
-RUN_PARENT="${FR_RUN_DIR:-$REPO_ROOT/.run}"
-mkdir -p "$RUN_PARENT"
-FR_RUN_DIR="$(mktemp -d "$RUN_PARENT/services.XXXXXX")" # unique, mode 0700
-export FR_RUN_DIR
-STOPS=() # functions stopping what was started, run in reverse order
-
-# shellcheck disable=SC2317  # run by the EXIT trap
-cleanup() {
-    local status=$? ok=1 i
-    trap - EXIT INT TERM
-    for ((i = ${#STOPS[@]} - 1; i >= 0; i--)); do
-        "${STOPS[i]}" || ok=0
-    done
-    if ((ok)); then
-        rm -rf "$FR_RUN_DIR"
-    else
-        log "a service did not stop cleanly; see $FR_RUN_DIR"
-    fi
-    exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-if [[ -z ${FR_PYTHON:-} && -x $REPO_ROOT/.venv/bin/python ]]; then
-    export FR_PYTHON="$REPO_ROOT/.venv/bin/python"
-fi
+# shellcheck source=deploy/local/lib/common.sh
+source "$HERE/lib/common.sh"
+session_begin services # private run dir; STOPS run on exit
 
 # --- Redis ------------------------------------------------------------------------------
 REDIS_PORT=""
-# shellcheck disable=SC2317  # run through STOPS
+# shellcheck disable=SC2317,SC2329  # run through STOPS
 stop_redis() { FR_REDIS_PORT="$REDIS_PORT" bash "$HERE/redis.sh" stop; }
 
 start_redis() {
@@ -101,7 +76,7 @@ fi
 # --- Kafka ------------------------------------------------------------------------------
 # kafka.sh keeps its pidfile in $FR_RUN_DIR/kafka (this run's private dir), so stopping needs
 # no port: it stops whatever broker this run started, by that pid, or nothing.
-# shellcheck disable=SC2317  # run through STOPS
+# shellcheck disable=SC2317,SC2329  # run through STOPS
 stop_kafka() { bash "$HERE/kafka.sh" stop; }
 
 # The broker could not bind a port that looked free (another run took it in between)?

@@ -121,7 +121,8 @@ class DistributedDeployment:
             if self._producers is None:
                 bootstrap, _ = require_services(self.settings)
                 topics = topics_of(self.settings)
-                ensure_topics(bootstrap, topics, self.settings.kafka_partitions)
+                partitions = self.settings.kafka_partitions
+                ensure_topics(bootstrap, topics, partitions, self.settings.kafka_replication)
                 self._producer = KafkaProducer(bootstrap)
                 self._producers = Producers(self._producer, topics, self._problems)
             return self._producers

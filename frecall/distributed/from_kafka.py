@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import TypeVar
 
-import redis
 from pydantic import BaseModel
 
 from frecall.bootstrap import make_embedder
@@ -37,6 +36,7 @@ from workers.distributed.indexer import Indexer
 from workers.errors import ConfigError
 from workers.lifecycle.replay import ByIssueTime, rebuild
 from workers.progress import Progress
+from workers.stores.redis_client import connect
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -46,7 +46,7 @@ def replay_from_kafka(settings: Settings) -> ReplayReport:
     then switch over. Run it with the workers and the serving process stopped."""
     bootstrap, url = require_services(settings)
     topics = topics_of(settings)
-    client = redis.Redis.from_url(url)
+    client = connect(url)
     old = generation(client, settings)
     new = old + 1
     gone = truncated(bootstrap, topics.log())

@@ -8,8 +8,6 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-import redis
-
 from frecall.bootstrap import make_vectors
 from frecall.settings import Settings
 from schemas.policy import Policy, load_policy
@@ -17,6 +15,7 @@ from streams.topics import Topics
 from workers.errors import ConfigError
 from workers.lifecycle.service import LifecycleService
 from workers.ports import VectorIndex
+from workers.stores.redis_client import RedisClient, connect
 from workers.stores.redis_facts import RedisFactStore
 from workers.stores.redis_ledger import RedisDeliveryLedger
 from workers.stores.redis_slots import RedisSlotIndex
@@ -33,7 +32,7 @@ def topics_of(settings: Settings) -> Topics:
     return Topics(settings.kafka_topic_prefix)
 
 
-def generation(client: redis.Redis, settings: Settings) -> int:
+def generation(client: RedisClient, settings: Settings) -> int:
     return int(client.get(f"{settings.redis_prefix}:generation") or 0)
 
 
@@ -74,7 +73,7 @@ def reader_settings(settings: Settings) -> Settings:
             "in the distributed deployment the serving process owns the vector index: "
             "query it over HTTP (POST /v1/query), or set FR_QDRANT_URL to share a Qdrant server"
         )
-    client = redis.Redis.from_url(require_services(settings)[1])
+    client = connect(require_services(settings)[1])
     try:
         gen = generation(client, settings)
     finally:
@@ -86,7 +85,7 @@ def reader_settings(settings: Settings) -> Settings:
 class Stores:
     """One generation's Redis stores and the lifecycle service over them."""
 
-    client: redis.Redis
+    client: RedisClient
     facts: RedisFactStore
     ledger: RedisDeliveryLedger
     turns: RedisTurnContext
@@ -100,7 +99,7 @@ class Stores:
 
 def open_stores(settings: Settings, gen: int | None = None) -> Stores:
     _, url = require_services(settings)
-    client = redis.Redis.from_url(url)
+    client = connect(url)
     prefix = prefix_of(settings, generation(client, settings) if gen is None else gen)
     facts = RedisFactStore(client, prefix)
     slots = RedisSlotIndex(client, prefix)
@@ -133,7 +132,7 @@ def drop_vectors(settings: Settings, gen: int) -> None:
         client.close()
 
 
-def drop_prefix(client: redis.Redis, prefix: str) -> None:
+def drop_prefix(client: RedisClient, prefix: str) -> None:
     """Delete one generation's keys (`<prefix>:{user}:…`), not the generation pointer."""
     batch: list[bytes] = []
     for key in client.scan_iter(f"{prefix}:{{*", count=1000):

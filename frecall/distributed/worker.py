@@ -24,7 +24,7 @@ def run(settings: Settings, roles: set[str], loglevel: str) -> None:
     if unknown or not roles:
         raise ConfigError(f"--roles: unknown {sorted(unknown)}; use extraction, lifecycle")
     topics = topics_of(settings)
-    ensure_topics(bootstrap, topics, settings.kafka_partitions)
+    ensure_topics(bootstrap, topics, settings.kafka_partitions, settings.kafka_replication)
     stores = open_stores(settings)
     extraction = lifecycle = None
     if "extraction" in roles:

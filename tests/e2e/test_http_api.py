@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -33,6 +32,7 @@ from frecall.embedded.deployment import EmbeddedDeployment
 from frecall.settings import Settings
 from schemas.events import ForgetCommand, TurnEvent
 from schemas.query import QueryRequest
+from tests.processes import free_port
 from workers.app import App
 from workers.errors import ExtractionError, StorageError
 from workers.export import dumps_stable, export_user
@@ -346,12 +346,6 @@ def test_concurrent_writers_and_readers_stay_isolated(client: TestClient) -> Non
 # -- the real server -----------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _http(url: str, document: Any = None) -> Any:
     data = None if document is None else json.dumps(document).encode()
     request = urllib.request.Request(url, data=data, headers={"content-type": "application/json"})
@@ -365,7 +359,7 @@ def _frecall() -> list[str]:
 
 
 def test_frecall_serve_answers_over_http_and_stops_cleanly(tmp_path: Path) -> None:
-    port, data = _free_port(), tmp_path / "data"
+    port, data = free_port(), tmp_path / "data"
     base = f"http://127.0.0.1:{port}"
     env = {**os.environ, "FR_EMBEDDER": "hashing"}
     log_path = tmp_path / "server.log"

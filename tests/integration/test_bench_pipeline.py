@@ -9,7 +9,8 @@ import subprocess
 import sys
 
 import pytest
-import redis
+
+from workers.stores.redis_client import connect
 
 pytestmark = pytest.mark.integration
 
@@ -47,7 +48,7 @@ def test_bench_pipeline_reports_rates_and_latency(services: tuple[str, str]) -> 
     assert "workers ready" in done.stderr  # progress goes to stderr, not into the JSON
     namespace = re.search(r"namespace (bench-[0-9a-f]{8})", done.stderr)
     assert namespace is not None
-    with redis.Redis.from_url(url) as client:  # the bench deleted its keys
+    with connect(url) as client:  # the bench deleted its keys
         assert not list(client.scan_iter(match=namespace.group(1) + "*", count=1000))
 
 

@@ -13,20 +13,18 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import redis
 
 from frecall.bootstrap import build
 from frecall.embedded.pipeline import EmbeddedPipeline
@@ -35,7 +33,9 @@ from schemas.events import TurnEvent
 from schemas.query import QueryRequest
 from schemas.streams import DLQ, EDGES, TURNS
 from streams.kafka_io import KafkaProducer, read_topics
+from tests.processes import free_port, run_frecall, stop, wait_until
 from workers.export import dumps_stable, export_user
+from workers.stores.redis_client import connect
 from workers.stores.redis_facts import RedisFactStore
 
 pytestmark = pytest.mark.integration
@@ -73,21 +73,6 @@ def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
     return path
 
 
-def wait_until(what: str, check: Callable[[], bool], timeout: float = 180) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.25)
-    pytest.fail(f"timed out after {timeout} s waiting for {what}")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @dataclass
 class Deployment:
     """One isolated distributed deployment (own topics, consumer groups, Redis keys)."""
@@ -114,14 +99,7 @@ class Deployment:
         return self.env["FR_KAFKA_TOPIC_PREFIX"] + logical
 
     def cli(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "frecall.cli", *args],
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
+        return run_frecall(self.env, *args, timeout=timeout)
 
     def start_worker(self) -> subprocess.Popen[bytes]:
         with open(self.tmp / f"worker-{len(self.workers)}.log", "wb") as log:
@@ -166,7 +144,7 @@ class Deployment:
         self.workers = []
 
     def facts(self) -> RedisFactStore:
-        client = redis.Redis.from_url(self.env["FR_REDIS_URL"])
+        client = connect(self.env["FR_REDIS_URL"])
         gen = int(client.get(f"{self.env['FR_REDIS_PREFIX']}:generation") or 0)
         prefix = self.env["FR_REDIS_PREFIX"] + ("" if gen == 0 else f".g{gen}")
         return RedisFactStore(client, prefix)
@@ -191,17 +169,6 @@ class Deployment:
         )
 
 
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    """Stop a process we started, by its pid: TERM, then KILL."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-
-
 def new_deployment(kafka: str, redis_url: str, tmp: Path) -> Deployment:
     tag = "t" + uuid.uuid4().hex[:8]
     env = {k: v for k, v in os.environ.items() if not k.startswith("FR_")}
@@ -219,7 +186,7 @@ def new_deployment(kafka: str, redis_url: str, tmp: Path) -> Deployment:
 
 
 def drop_keys(redis_url: str, prefix: str) -> None:
-    client = redis.Redis.from_url(redis_url)
+    client = connect(redis_url)
     for key in client.scan_iter(f"{prefix}*", count=1000):
         client.delete(key)
     client.close()
@@ -526,7 +493,7 @@ def test_forget_reaches_redis_and_the_vector_index(cluster: Deployment) -> None:
     # The value London superseded is current again: state is a function of the rest.
     states = {f["edge"]["edge_id"]: f["lifecycle"]["state"] for f in facts}
     assert states[f"{fact_user}/city-london-maybe"] == "active"
-    client = redis.Redis.from_url(cluster.env["FR_REDIS_URL"])
+    client = connect(cluster.env["FR_REDIS_URL"])
     tag = cluster.env["FR_REDIS_PREFIX"]
     leftovers = [k for k in client.scan_iter(f"{tag}:{{{gone_user}}}:*") if b":forgotten" not in k]
     client.close()

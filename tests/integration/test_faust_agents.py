@@ -4,7 +4,6 @@ produced, or whose confirmation fails, is retried — never acknowledged unproce
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ import pytest
 from schemas.streams import EDGES
 from streams.kafka_io import KafkaProducer
 from streams.topics import Topics, ensure_topics
+from tests.processes import stop
 
 pytestmark = pytest.mark.integration
 
@@ -57,9 +57,4 @@ def test_a_failing_batch_is_retried_not_acknowledged(
         handled = [ln for ln in log.read_text().splitlines() if ln.startswith("handled")]
         assert len(handled) > 5  # the failed batch was handled again
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        stop(proc, timeout=30)

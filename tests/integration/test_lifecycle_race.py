@@ -12,7 +12,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-import redis
 
 from schemas.events import EdgeEvent, Embedding
 from schemas.policy import load_policy
@@ -23,6 +22,7 @@ from workers.lifecycle.service import LifecycleService
 from workers.ports import IndexedFact, SparseVector
 from workers.stores.memory_slots import InMemorySlotIndex
 from workers.stores.memory_vectors import InMemoryVectorIndex
+from workers.stores.redis_client import connect
 from workers.stores.redis_facts import RedisFactStore
 from workers.stores.redis_slots import RedisSlotIndex
 
@@ -50,14 +50,14 @@ def story_edges(user: str) -> list[EdgeEvent]:
 def prefix(redis_url: str) -> Iterator[str]:
     tag = "race" + uuid.uuid4().hex[:8]
     yield tag
-    client = redis.Redis.from_url(redis_url)
+    client = connect(redis_url)
     for key in client.scan_iter(f"{tag}*"):
         client.delete(key)
     client.close()
 
 
 def worker(redis_url: str, prefix: str) -> tuple[LifecycleService, RedisFactStore]:
-    client = redis.Redis.from_url(redis_url)
+    client = connect(redis_url)
     facts = RedisFactStore(client, prefix)
     return LifecycleService(RedisSlotIndex(client, prefix), facts, load_policy(None)), facts
 

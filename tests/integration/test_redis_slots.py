@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import multiprocessing
 import threading
-import uuid
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
-import redis
 
+from tests.conftest import scratch_prefix
 from tests.slot_index_contract import RedisSlotIndexContract, edge
 from workers.ports import SlotIndex
+from workers.stores.redis_client import RedisClient, connect
 from workers.stores.redis_slots import RedisSlotIndex
 
 pytestmark = pytest.mark.integration
@@ -20,17 +20,13 @@ pytestmark = pytest.mark.integration
 
 @pytest.fixture
 def prefix(redis_url: str) -> Iterator[str]:
-    """A random key prefix per test; its keys are deleted afterwards, pass or fail."""
-    prefix = f"fr-test-{uuid.uuid4().hex}"
-    yield prefix
-    with redis.Redis.from_url(redis_url) as client:
-        for key in client.scan_iter(match=f"{prefix}:*", count=1000):
-            client.delete(key)
+    with scratch_prefix(redis_url) as prefix:
+        yield prefix
 
 
 @pytest.fixture
-def client(redis_url: str) -> Iterator[redis.Redis]:
-    client = redis.Redis.from_url(redis_url)
+def client(redis_url: str) -> Iterator[RedisClient]:
+    client = connect(redis_url)
     yield client
     client.close()
 
@@ -38,14 +34,14 @@ def client(redis_url: str) -> Iterator[redis.Redis]:
 class TestRedisSlotIndex(RedisSlotIndexContract):
     @pytest.fixture
     def index(self, redis_url: str, prefix: str) -> Iterator[SlotIndex]:
-        index = RedisSlotIndex(redis.Redis.from_url(redis_url), prefix=prefix)
+        index = RedisSlotIndex(connect(redis_url), prefix=prefix)
         yield index
         index.close()
 
 
 def _add_edges(url: str, prefix: str, edge_ids: list[str]) -> list[tuple[int, int]]:
     """Add edges one by one; returns (version, member count) as each `add` saw them."""
-    index = RedisSlotIndex(redis.Redis.from_url(url), prefix=prefix)
+    index = RedisSlotIndex(connect(url), prefix=prefix)
     try:
         return [
             (version, len(members))
@@ -65,7 +61,7 @@ def _check_concurrent_adds(
     for answers in per_writer:
         versions = [version for version, _ in answers]
         assert versions == sorted(set(versions))  # strictly increasing for each writer
-    index = RedisSlotIndex(redis.Redis.from_url(url), prefix=prefix)
+    index = RedisSlotIndex(connect(url), prefix=prefix)
     try:
         assert len(index.members("alice", "s")) == total
     finally:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-import redis
 from pydantic import ValidationError
 
 from schemas.records import FactRecord
 from workers.errors import StorageError
 from workers.ports import Updates, Upserts, records_to_write
+from workers.stores.redis_client import RedisClient
 from workers.stores.redis_keys import ERASED_AT, FORGOTTEN, UserKeys, call
 
 # KEYS: facts, version, forgotten, erased_at. ARGV: snapshot, then (edge_id, json, ingest
@@ -75,7 +75,7 @@ class RedisFactStore:
 
     name = "fact_store"
 
-    def __init__(self, client: redis.Redis, prefix: str = "fr") -> None:
+    def __init__(self, client: RedisClient, prefix: str = "fr") -> None:
         self._keys = UserKeys(prefix)
         self._client = client
         self._commit_script = client.register_script(_COMMIT)

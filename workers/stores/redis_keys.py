@@ -33,6 +33,7 @@ from typing import TypeVar
 import redis
 
 from workers.errors import StorageError
+from workers.stores.redis_client import RedisClient
 
 _T = TypeVar("_T")
 
@@ -74,7 +75,7 @@ class UserKeys:
             raise ValueError("user id must not be empty")
         return self.base(user_id) + name
 
-    def users(self, client: redis.Redis, name: str) -> list[str]:
+    def users(self, client: RedisClient, name: str) -> list[str]:
         """Every user with a key `name` (a scan: for maintenance jobs), sorted."""
         pattern = glob_escape(f"{self.prefix}:") + "{*}:" + glob_escape(name)
         keys = call("users", lambda: list(client.scan_iter(pattern, count=1000)))
@@ -87,7 +88,7 @@ class UserKeys:
                 out.append(untag(encoded))
         return sorted(out)
 
-    def delete_matching(self, client: redis.Redis, user_id: str, name_prefix: str) -> None:
+    def delete_matching(self, client: RedisClient, user_id: str, name_prefix: str) -> None:
         """Delete every key of the user whose name starts with `name_prefix`."""
         pattern = glob_escape(self(user_id, name_prefix)) + "*"
         found: list[bytes] = call("delete_user", lambda: list(client.scan_iter(pattern)))

@@ -11,8 +11,7 @@ import json
 from collections.abc import Sequence
 from datetime import datetime
 
-import redis
-
+from workers.stores.redis_client import RedisClient
 from workers.stores.redis_keys import ERASED_AT, FORGOTTEN, UserKeys, call, text
 
 #: How long a forget receipt stays readable (seconds).
@@ -22,7 +21,7 @@ RECEIPT_TTL_S = 86_400
 class RedisDeliveryLedger:
     """`DeliveryLedger` (workers/distributed/ports.py) on Redis."""
 
-    def __init__(self, client: redis.Redis, prefix: str = "fr") -> None:
+    def __init__(self, client: RedisClient, prefix: str = "fr") -> None:
         self._keys = UserKeys(prefix)
         self._client = client
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import redis
 from pydantic import ValidationError
 
 from schemas.events import EdgeEvent
 from workers.errors import StorageError
 from workers.stores.memory_slots import check_args, sort_edges
+from workers.stores.redis_client import RedisClient
 from workers.stores.redis_keys import UserKeys, call, text
 
 # KEYS: target hash, versions, slots, edge set. ARGV: edge_id, edge JSON, slot_key.
@@ -83,7 +83,7 @@ class RedisSlotIndex:
     user id or an edge of another user. `close` closes the client it was given.
     """
 
-    def __init__(self, client: redis.Redis, prefix: str = "fr") -> None:
+    def __init__(self, client: RedisClient, prefix: str = "fr") -> None:
         self._base = UserKeys(prefix).base
         self._client = client
         self._add_script = client.register_script(_ADD)

@@ -8,12 +8,12 @@ Keys `session:<s>` (a list, the last `SESSION_TURNS` turns) and
 
 from __future__ import annotations
 
-import redis
 from pydantic import TypeAdapter
 
 from schemas.events import TurnEvent
 from workers.extraction.model import ExtractedFact
 from workers.stores.memory_turns import turns_before
+from workers.stores.redis_client import RedisClient
 from workers.stores.redis_keys import UserKeys, call
 
 #: How long a turn's extraction is kept for redeliveries (seconds).
@@ -26,7 +26,7 @@ _FACTS = TypeAdapter(list[ExtractedFact])
 class RedisTurnContext:
     """`TurnContext` (workers/ports.py) on Redis."""
 
-    def __init__(self, client: redis.Redis, prefix: str = "fr") -> None:
+    def __init__(self, client: RedisClient, prefix: str = "fr") -> None:
         self._keys = UserKeys(prefix)
         self._client = client
 
@@ -46,7 +46,7 @@ class RedisTurnContext:
         if any(t.turn_id == turn.turn_id for t in self.recent_all(turn)):
             return
         key = self._session(turn)
-        pipe = self._client.pipeline()
+        pipe = self._client.pipeline(transaction=True)  # a MULTI on one slot, in a cluster too
         pipe.rpush(key, turn.model_dump_json())
         pipe.ltrim(key, -SESSION_TURNS, -1)
         call("add", pipe.execute)
