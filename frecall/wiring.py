@@ -57,7 +57,7 @@ def open_keyring(settings: Settings) -> Keyring:
         settings.api_key_pepper.get_secret_value().encode() if settings.api_key_pepper else None
     )
     if settings.kafka_bootstrap:
-        import redis
+        from workers.stores.redis_client import connect
 
         if not settings.redis_url:
             raise ConfigError(
@@ -65,8 +65,7 @@ def open_keyring(settings: Settings) -> Keyring:
             )
         from frecall.access.redis_keys import RedisKeyStore
 
-        client = redis.Redis.from_url(settings.redis_url)
-        return Keyring(RedisKeyStore(client, settings.redis_prefix), pepper)
+        return Keyring(RedisKeyStore(connect(settings.redis_url), settings.redis_prefix), pepper)
     from frecall.access.key_stores import KEYS_FILE, SqliteKeyStore
 
     return Keyring(SqliteKeyStore(settings.data_dir / KEYS_FILE), pepper)

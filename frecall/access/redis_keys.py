@@ -2,8 +2,9 @@
 
 The hash is `<prefix>:apikeys`, outside every key generation (`<prefix>:{user}:…` and
 `<prefix>.g<N>:{user}:…`), so that `replay --from-kafka`, which drops the old generation,
-keeps the keys. Every serving process reads the same records, so a key created or revoked
-with `frecall keys` applies to all of them at their next request.
+keeps the keys. Its one Lua script touches that one key: one Redis Cluster slot. Every
+serving process reads the same records, so a key created or revoked with `frecall keys`
+applies to all of them at their next request.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import redis
 
 from frecall.access.keys import KeyRecord
 from workers.errors import StorageError
+from workers.stores.redis_client import RedisClient
 
 T = TypeVar("T")
 
@@ -34,9 +36,10 @@ return raw
 
 
 class RedisKeyStore:
-    """`KeyStore` over a Redis client the caller made (and this store closes)."""
+    """`KeyStore` over a Redis client the caller made (`workers.stores.redis_client.connect`:
+    one server or a cluster), which this store closes."""
 
-    def __init__(self, client: redis.Redis, prefix: str) -> None:
+    def __init__(self, client: RedisClient, prefix: str) -> None:
         self._client = client
         self.key = f"{prefix}:apikeys"
         self._revoke = client.register_script(_REVOKE)

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
@@ -29,6 +27,7 @@ import httpx
 import pytest
 
 from frecall.cli import main
+from tests.processes import free_port, stop, wait_until
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,12 +49,6 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     return capsys.readouterr().out
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     variables = {
@@ -71,7 +64,7 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
 @contextmanager
 def serving(env: dict[str, str], tmp_path: Path) -> Iterator[str]:
     """`frecall serve` on a free loopback port until the block ends (stopped by its pid)."""
-    port = _free_port()
+    port = free_port()
     with (tmp_path / "serve.log").open("wb") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "frecall.cli", "serve", "--port", str(port)],
@@ -81,26 +74,19 @@ def serving(env: dict[str, str], tmp_path: Path) -> Iterator[str]:
             stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}"
+
+    def up() -> bool:
+        try:
+            return httpx.get(url + "/healthz", timeout=2).status_code == 200
+        except httpx.HTTPError:
+            return proc.poll() is not None  # exited: stop waiting, the log says why
+
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(url + "/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, (
-                tmp_path / "serve.log"
-            ).read_text()
-            time.sleep(0.2)
+        wait_until("frecall serve", up, 60, lambda: (tmp_path / "serve.log").read_text())
+        assert proc.poll() is None, (tmp_path / "serve.log").read_text()
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
     errors = [
         line
         for line in (tmp_path / "serve.log").read_text(errors="replace").splitlines()

@@ -21,7 +21,6 @@ from typing import Any
 
 import httpx
 import pytest
-import redis
 from mcp import Client as McpClient
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
@@ -30,14 +29,9 @@ from prometheus_client.parser import text_string_to_metric_families
 from frecall import Client
 from schemas.streams import EDGES
 from streams.kafka_io import read_topics
-from tests.integration.test_distributed import (
-    Deployment,
-    drop_keys,
-    free_port,
-    new_deployment,
-    stop,
-    wait_until,
-)
+from tests.integration.test_distributed import Deployment, drop_keys, new_deployment
+from tests.processes import free_port, stop, wait_until
+from workers.stores.redis_client import connect
 from workers.stores.redis_facts import RedisFactStore
 
 pytestmark = pytest.mark.integration
@@ -94,7 +88,7 @@ def tenants(
 
 def test_keys_are_in_redis_and_only_their_hashes(tenants: Tenants) -> None:
     env = tenants.cluster.env
-    client = redis.Redis.from_url(env["FR_REDIS_URL"])
+    client = connect(env["FR_REDIS_URL"])
     try:
         stored = client.hgetall(f"{env['FR_REDIS_PREFIX']}:apikeys")
     finally:
@@ -151,7 +145,7 @@ def test_topic_keys_and_redis_keys_carry_the_tenant(tenants: Tenants) -> None:
     env = tenants.cluster.env
     keys = {m.key for m in read_topics(env["FR_KAFKA_BOOTSTRAP"], [tenants.cluster.topic(EDGES)])}
     assert {"~acme~42", "~beta~42"} <= keys and "42" not in keys
-    client = redis.Redis.from_url(env["FR_REDIS_URL"])
+    client = connect(env["FR_REDIS_URL"])
     generation = int(client.get(f"{env['FR_REDIS_PREFIX']}:generation") or 0)
     prefix = env["FR_REDIS_PREFIX"] + ("" if generation == 0 else f".g{generation}")
     store = RedisFactStore(client, prefix)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 
 import pytest
-import redis
 
 from frecall.access.redis_keys import RedisKeyStore
+from tests.conftest import scratch_prefix
 from tests.key_store_contract import KeyStoreContract
+from workers.stores.redis_client import connect
 
 pytestmark = pytest.mark.integration
 
@@ -17,12 +17,9 @@ pytestmark = pytest.mark.integration
 class TestRedisKeyStore(KeyStoreContract):
     @pytest.fixture
     def store(self, redis_url: str) -> Iterator[RedisKeyStore]:
-        prefix = "t" + uuid.uuid4().hex[:8]
-        store = RedisKeyStore(redis.Redis.from_url(redis_url), prefix)
-        try:
-            yield store
-        finally:
-            cleanup = redis.Redis.from_url(redis_url)
-            cleanup.delete(store.key)
-            cleanup.close()
-            store.close()
+        with scratch_prefix(redis_url) as prefix:
+            store = RedisKeyStore(connect(redis_url), prefix)
+            try:
+                yield store
+            finally:
+                store.close()
