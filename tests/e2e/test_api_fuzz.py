@@ -23,11 +23,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from frecall.cli import main
-from tests.processes import free_port, stop, wait_until
+from tests.processes import start_server, stop
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,26 +63,8 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
 @contextmanager
 def serving(env: dict[str, str], tmp_path: Path) -> Iterator[str]:
     """`frecall serve` on a free loopback port until the block ends (stopped by its pid)."""
-    port = free_port()
-    with (tmp_path / "serve.log").open("wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "frecall.cli", "serve", "--port", str(port)],
-            env=env,
-            cwd=ROOT,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-
-    def up() -> bool:
-        try:
-            return httpx.get(url + "/healthz", timeout=2).status_code == 200
-        except httpx.HTTPError:
-            return proc.poll() is not None  # exited: stop waiting, the log says why
-
+    proc, url = start_server(env, tmp_path / "serve.log", "serve", "--port")
     try:
-        wait_until("frecall serve", up, 60, lambda: (tmp_path / "serve.log").read_text())
-        assert proc.poll() is None, (tmp_path / "serve.log").read_text()
         yield url
     finally:
         stop(proc)

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -30,7 +28,7 @@ from frecall import Client
 from schemas.streams import EDGES
 from streams.kafka_io import read_topics
 from tests.integration.test_distributed import Deployment, drop_keys, new_deployment
-from tests.processes import free_port, stop, wait_until
+from tests.processes import start_server, stop, wait_until
 from workers.stores.redis_client import connect
 from workers.stores.redis_facts import RedisFactStore
 
@@ -204,22 +202,8 @@ def test_metrics_show_lag_transitions_and_requests(tenants: Tenants) -> None:
 
 
 def test_mcp_over_http_on_the_distributed_deployment(tenants: Tenants, tmp_path: Path) -> None:
-    port = free_port()
     env = {**tenants.cluster.env, "FR_DATA_DIR": str(tmp_path / "mcp-data")}
-    with (tmp_path / "mcp.log").open("wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "frecall.cli", "mcp", "--http", str(port)],
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-
-    def up() -> bool:
-        try:
-            return httpx.get(url + "/healthz", timeout=2).status_code == 200
-        except httpx.HTTPError:
-            return False
+    proc, url = start_server(env, tmp_path / "mcp.log", "mcp", "--http")
 
     async def recall(who: str) -> list[str]:
         headers = {"Authorization": f"Bearer {tenants.keys[who]}", "X-User-Id": "42"}
@@ -234,7 +218,6 @@ def test_mcp_over_http_on_the_distributed_deployment(tenants: Tenants, tmp_path:
             return [f["text"] for f in result.structured_content["facts"]]
 
     try:
-        wait_until("the MCP server", up, timeout=60)
         # Its own indexer catches up from fr.transitions before the facts are queryable.
         wait_until("acme's facts over MCP", lambda: bool(asyncio.run(recall("acme"))), timeout=120)
         acme_facts = asyncio.run(recall("acme"))
