@@ -34,6 +34,14 @@ def serve(settings: Settings, host: str, port: int, *, limits: ApiLimits | None 
     keyring = open_keyring(settings)
     try:
         refuse_open_network(keyring, host, "frecall serve")
+        if not keyring.required():
+            log.warning(
+                "no API key exists: the API answers anyone who can reach %s:%d "
+                "(`frecall keys create --tenant T` makes one, and from then on every /v1 "
+                "request needs a key)",
+                host,
+                port,
+            )
         metrics, tracing = Metrics(), setup_tracing(settings)
         deployment = Instrumented(
             open_deployment(settings, serving=True, quiet=True), metrics, tracing
