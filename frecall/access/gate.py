@@ -111,14 +111,14 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def refuse_open_network(keyring: Keyring, host: str, command: str) -> None:
+def refuse_open_network(keyring: Keyring, host: str) -> None:
     """No key and a non-loopback address would serve every user's memory to the network."""
     if not is_loopback(host) and not keyring.required():
         raise ConfigError(
-            f"{command} on {host} would answer anyone on the network, and no API key exists. "
-            "Create one first — `frecall keys create --tenant TENANT` (add --admin for a key "
-            "that manages keys) prints it — then send it as `Authorization: Bearer KEY`; or "
-            "bind 127.0.0.1"
+            f"refusing to listen on {host}: no API key exists, so anyone on the network could "
+            "read and erase every user's memory. Create a key first — `frecall keys create "
+            "--tenant TENANT` (add --admin for one that manages keys) prints it — and send it "
+            "as `Authorization: Bearer KEY`; or listen on 127.0.0.1"
         )
 
 

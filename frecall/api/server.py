@@ -8,6 +8,7 @@ is the API's thread pool (see `frecall.api.app`).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from fastapi import FastAPI
 
@@ -24,16 +25,24 @@ from frecall.wiring import open_deployment, open_keyring
 log = logging.getLogger(__name__)
 
 
-def serve(settings: Settings, host: str, port: int, *, limits: ApiLimits | None = None) -> None:
+def serve(
+    settings: Settings,
+    host: str,
+    port: int,
+    *,
+    limits: ApiLimits | None = None,
+    ready: Callable[[], None] | None = None,
+) -> None:
     """Open the deployment, serve until SIGINT/SIGTERM, then close it.
 
     Raises `FRError` when the deployment cannot be opened (e.g. another process holds the
     data dir), or when `host` is not a loopback address and no API key exists.
     Per-item problems go into the responses and the dead-letter log, not stderr.
+    `ready` is called once the deployment is open, just before the server listens.
     """
     keyring = open_keyring(settings)
     try:
-        refuse_open_network(keyring, host, "frecall serve")
+        refuse_open_network(keyring, host)
         if not keyring.required():
             log.warning(
                 "no API key exists: the API answers anyone who can reach %s:%d "
@@ -57,6 +66,8 @@ def serve(settings: Settings, host: str, port: int, *, limits: ApiLimits | None 
                 tracing=tracing,
                 metrics_open=is_loopback(host),
             )
+            if ready is not None:
+                ready()
             _run(api, host, port)
         finally:
             deployment.close()

@@ -14,8 +14,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from frecall.api.server import serve
 
     settings = settings_from(args)
-    print(f"frecall: serving on http://{args.host}:{args.port} (docs: /docs)", file=sys.stderr)
-    serve(settings, args.host, args.port, limits=ApiLimits(settings.http_max_body_bytes))
+
+    def ready() -> None:
+        where = f"http://{args.host}:{args.port}"
+        print(f"frecall: serving on {where} (docs: /docs)", file=sys.stderr, flush=True)
+
+    limits = ApiLimits(settings.http_max_body_bytes)
+    serve(settings, args.host, args.port, limits=limits, ready=ready)
     return 0
 
 

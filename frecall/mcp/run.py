@@ -72,7 +72,7 @@ def http_app(deployment: Deployment, gate: Gate, default_user: str | None, host:
 def _http(settings: Settings, host: str, port: int, default_user: str | None) -> None:
     keyring = open_keyring(settings)
     try:
-        refuse_open_network(keyring, host, "frecall mcp --http")
+        refuse_open_network(keyring, host)
         tracing = setup_tracing(settings)
         deployment = Instrumented(
             open_deployment(settings, serving=True, quiet=True), None, tracing

@@ -249,7 +249,7 @@ def test_the_access_log_names_the_key_id_never_the_key(
 
 def test_serve_refuses_an_open_network_without_keys(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path / "data", embedder="hashing")
-    with pytest.raises(ConfigError, match=r"frecall keys create --tenant"):
+    with pytest.raises(ConfigError, match=r"refusing to listen on 0\.0\.0\.0.*frecall keys create"):
         serve(settings, "0.0.0.0", 1)
     with pytest.raises(ConfigError, match="no API key exists"):
         serve(settings, "192.0.2.10", 1)
