@@ -59,6 +59,15 @@ def register(
     b.add_argument("--json", action="store_true")
     b.add_argument("--k", type=int, default=10, help="retrieval depth (recall@5/@10 always)")
     b.add_argument("--conversations", type=int, default=None, help="first N (default all)")
+    b.add_argument(
+        "--ablations",
+        action="store_true",
+        help="also run the product with each policy choice undone",
+    )
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
+    b = bench.add_parser("paper-cases", parents=[common], help="the paper's worked examples")
+    b.add_argument("--cases", type=Path, help="case directory (default tests/paper_cases/data)")
+    b.add_argument("--json", action="store_true")
     b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     b = bench.add_parser("embedders", parents=[common], help="embedding cost per sentence")
     b.add_argument("--json", action="store_true")
@@ -131,6 +140,10 @@ def run(args: argparse.Namespace) -> int:
 
             return noise_cmd(args)
         return lifecycle.run_cmd(args)
+    if args.bench == "paper-cases":
+        from bench import paper_cases
+
+        return paper_cases.run(args)
     if args.bench == "growth":
         from bench import growth
 

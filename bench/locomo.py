@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from bench.locomo_ablations import ABLATIONS
 from bench.locomo_data import CATEGORY_NAMES, Conversation, Question, load, write_turns
 from frecall.bootstrap import build
 from frecall.embedded.pipeline import EmbeddedPipeline
@@ -121,10 +122,7 @@ def _oracle(app: App, conversations: Sequence[Conversation]) -> dict[str, Any]:
     }
 
 
-def _ask(
-    app: App, questions: Sequence[Question], depth: int
-) -> tuple[dict[str, list[int | None]], dict[str, np.ndarray]]:
-    """First-hit ranks and per-query latencies (ms) of every configuration."""
+def _services(app: App, ablations: bool) -> dict[str, QueryService]:
     router = CategoryRouter(app.embedder)  # shared: its prototypes are embedded once
     services = {
         name: QueryService(
@@ -132,6 +130,18 @@ def _ask(
         )
         for name, (sources, options) in CONFIGS.items()
     }
+    if ablations:
+        for name, (_, change, options) in ABLATIONS.items():
+            policy = app.policy.model_copy(update=change(app.policy))
+            services[name] = QueryService(app.vectors, app.embedder, policy, router, options)
+    return services
+
+
+def _ask(
+    app: App, questions: Sequence[Question], depth: int, ablations: bool = False
+) -> tuple[dict[str, list[int | None]], dict[str, np.ndarray]]:
+    """First-hit ranks and per-query latencies (ms) of every configuration."""
+    services = _services(app, ablations)
     requests = [
         QueryRequest(user_id=q.user_id, query=q.text, as_of=q.as_of, k=depth) for q in questions
     ]
@@ -189,11 +199,10 @@ def _summarize(
     k = max(ks)
     hit = {name: [x is not None and x <= k for x in r] for name, r in ranks.items()}
     if "hybrid" in hit and "hybrid_flat" in hit:
-        pairs = list(zip(hit["hybrid"], hit["hybrid_flat"], strict=True))
-        out[f"lifecycle_vs_flat@{k}"] = {
-            "gained": sum(1 for a, b in pairs if a and not b),
-            "lost": sum(1 for a, b in pairs if b and not a),
-        }
+        out[f"lifecycle_vs_flat@{k}"] = _gained_lost(hit["hybrid"], hit["hybrid_flat"])
+        extra = [n for n in hit if n not in CONFIGS]
+        if extra:
+            out[f"vs_flat@{k}"] = {n: _gained_lost(hit[n], hit["hybrid_flat"]) for n in extra}
     out["latency_ms"] = {
         "p50": {name: round(float(np.percentile(v, 50)), 2) for name, v in latency.items()},
         "p95": {name: round(float(np.percentile(v, 95)), 2) for name, v in latency.items()},
@@ -201,8 +210,21 @@ def _summarize(
     return out
 
 
+def _gained_lost(a: Sequence[bool], b: Sequence[bool]) -> dict[str, int]:
+    """Questions `a` hits and `b` misses (gained), and the other way round (lost)."""
+    pairs = list(zip(a, b, strict=True))
+    return {
+        "gained": sum(1 for x, y in pairs if x and not y),
+        "lost": sum(1 for x, y in pairs if y and not x),
+    }
+
+
 def measure(
-    conversations: Sequence[Conversation], run_dir: Path, embedder: str, ks: Sequence[int]
+    conversations: Sequence[Conversation],
+    run_dir: Path,
+    embedder: str,
+    ks: Sequence[int],
+    ablations: bool = False,
 ) -> dict[str, Any]:
     """The `--json` document."""
     questions = [q for conv in conversations for q in conv.questions]
@@ -218,7 +240,7 @@ def measure(
     try:
         ingest = _ingest(app, conversations, run_dir)
         oracle = _oracle(app, conversations)
-        ranks, latency = _ask(app, questions, max(ks))
+        ranks, latency = _ask(app, questions, max(ks), ablations)
     finally:
         app.close()
     out = _summarize(questions, ranks, latency, ks)
@@ -233,7 +255,9 @@ def measure(
         "skipped_unknown_evidence": sum(c.skipped_unknown for c in conversations),
         "evidence_ids_dropped": sum(c.dropped_evidence for c in conversations),
     }
-    out.update(embedder=embedder, k=max(ks), configs=list(CONFIGS))
+    out.update(embedder=embedder, k=max(ks), configs=list(ranks))
+    if ablations:
+        out["ablations"] = {name: entry[0] for name, entry in ABLATIONS.items()}
     return out
 
 
@@ -250,7 +274,9 @@ def run(args: argparse.Namespace) -> int:
     root.mkdir(parents=True, exist_ok=True)
     try:
         run_dir = Path(tempfile.mkdtemp(prefix="locomo-", dir=root))
-        result = measure(conversations, run_dir, args.embedder, ks)
+        result = measure(
+            conversations, run_dir, args.embedder, ks, bool(getattr(args, "ablations", False))
+        )
     finally:
         if owned:
             shutil.rmtree(root, ignore_errors=True)
@@ -273,7 +299,7 @@ def _print_report(result: Mapping[str, Any], ks: Sequence[int]) -> None:
         f"({c['skipped']} skipped)"
     )
     print(f"ingest: {ing['edges']} edges in {ing['seconds']:.1f} s ({ing['turns_per_s']} turns/s)")
-    names = list(result[f"recall@{ks[0]}"])
+    names = [n for n in result[f"recall@{ks[0]}"] if n in CONFIGS]
     print(f"{'':<24}" + "".join(f"{n:>12}" for n in names))
     for k in ks:
         row = result[f"recall@{k}"]
@@ -288,3 +314,10 @@ def _print_report(result: Mapping[str, Any], ks: Sequence[int]) -> None:
     )
     o = result["oracle"]
     print(f"oracle: evidence in store {o['any_edge']}, as an extracted fact {o['fact_edge']}")
+    vs = result.get(f"lifecycle_vs_flat@{ks[-1]}")
+    if vs:
+        print(f"product vs flat ranking @{ks[-1]}: {vs['gained']} gained, {vs['lost']} lost")
+    for name, what in result.get("ablations", {}).items():
+        row = " ".join(f"@{k} {_cell(result[f'recall@{k}'][name]).strip()}" for k in ks)
+        gl = result[f"vs_flat@{ks[-1]}"][name]
+        print(f"  {name:<24}{row}  vs flat +{gl['gained']}/-{gl['lost']}  ({what})")

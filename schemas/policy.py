@@ -11,6 +11,7 @@ import json
 import math
 from importlib import resources
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -125,6 +126,11 @@ class Policy(BaseModel):
     #: Soft updates ("thinking about moving …") were never committed values: questions about
     #: the current state or about former values weight them by this. Our default.
     tentative_weight: dict[Intent, float] = {Intent.CURRENT: 0.5, Intent.HISTORICAL: 0.5}
+    #: w_q: the share of each category's α_c (Table 48) that activation gets for a query
+    #: intent, α_eff = w_q·α_c (1 where not listed). Questions about what happened or what
+    #: was true before a change are not answered better by recent facts: age is no evidence
+    #: there. Our departure from Eq. 2's fixed weights, measured on LoCoMo (README).
+    recency_weight: dict[Intent, float] = {}
     #: D_q of facts without an event-time anchor: neither upcoming nor past, so they rank
     #: below anchored ones for "what's coming up" — but most past experiences are told
     #: without a date, so past questions keep them nearly level. Our defaults.
@@ -146,7 +152,28 @@ class Policy(BaseModel):
     dense_candidates: int = Field(default=60, gt=0)
     bm25_candidates: int = Field(default=20, gt=0)
     forced_candidates: int = Field(default=20, gt=0)
+    #: How dense and BM25 scores become one σ (App. Z says "per-source normalization", not
+    #: how): minmax, raw, calibrated or rank (`workers.query.similarity`). Measured on LoCoMo.
+    sigma_normalization: Literal["minmax", "raw", "calibrated", "ceiling", "centered", "rank"] = (
+        "minmax"
+    )
+    #: Intents whose category-forced candidates include the event-time categories: they ask
+    #: about event-anchored facts (A.7.4) in words that need not name a category. Ours.
+    event_routed_intents: frozenset[Intent] = frozenset({Intent.UPCOMING})
+    #: Intents whose category-forced candidates join the relevance tier (the LLM-free
+    #: stand-in for distillation), so that anticipatory activation (A.13) can lift an event
+    #: that shares no words with the question. Ours, measured (README).
+    forced_tier_intents: frozenset[Intent] = frozenset({Intent.UPCOMING})
+    #: Successor expansion: a superseded or retracted fact that the intent masks but that
+    #: matches the question as strongly as the relevance tier requires brings the fact that
+    #: replaced it (the `superseded_by` / `retracted_by` chain) into the pool with its σ.
+    #: `masked_candidates` is how many masked facts each source searches. Ours.
+    successor_expansion: bool = True
+    masked_candidates: int = Field(default=10, gt=0)
     compaction: CompactionPolicy = CompactionPolicy()
+    #: Where a setting departs from the paper or the paper is silent: why, and the
+    #: measurement behind it (setting name → text). Documentation only.
+    notes: dict[str, str] = {}
 
     @model_validator(mode="after")
     def _complete(self) -> Policy:
@@ -162,6 +189,10 @@ class Policy(BaseModel):
                     raise ValueError(f"mask {intent} must not serve {state} facts")
             if any(not 0.0 <= w <= 1.0 for w in mask.values()):
                 raise ValueError(f"mask {intent} weights must be within [0, 1]")
+        for name in ("tentative_weight", "recency_weight", "unanchored_direction"):
+            weights: dict[Intent, float] = getattr(self, name)
+            if any(not 0.0 <= w <= 1.0 for w in weights.values()):
+                raise ValueError(f"{name} weights must be within [0, 1]")
         return self
 
     def category(self, category: Category) -> CategoryPolicy:

@@ -13,16 +13,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from schemas.categories import Intent
-from scorer.pool import Candidate
-from scorer.score import (
-    _OMEGA_INTENTS,
+from scorer.context import (
     DEFAULT_OPTIONS,
     EVENT_TIME_MEMBERSHIP,
     TERM_NAMES,
+    IntentTerms,
     QueryContext,
     ScoringOptions,
 )
+from scorer.pool import Candidate
 from scorer.tables import ACTIVE, EXPIRED, RETRACTED, STATES, SUPERSEDED, PolicyTables
 
 _SCORE = len(TERM_NAMES) - 1
@@ -59,17 +58,16 @@ def score_candidates(
             for c in candidates
         ]
         return ScalarScores(flat, [c.state for c in candidates])
-    now, intent = ctx.as_of_h, ctx.intent
+    now = ctx.as_of_h
+    terms = IntentTerms.resolve(tables, ctx.intent)
     cols = tables.category_rows
     routing = ctx.routing.tolist() if options.routing and ctx.routing is not None else None
     rho_floor = tables.routing_floor
     rho_scale = (1.0 - rho_floor) / ((max(routing) or 1.0) if routing else 1.0)
-    mask_row = tables.masks[intent].tolist()
-    tentative_w = tables.tentative_weight[intent]
+    mask_row, tentative_w, recency = terms.mask, terms.tentative, terms.recency
     episodic_w = tables.episodic_weight
-    unanchored = tables.unanchored_direction[intent]
-    omega_applies = intent in _OMEGA_INTENTS
-    upcoming, past = intent is Intent.UPCOMING, intent is Intent.PAST
+    unanchored, omega_applies = terms.unanchored, terms.omega
+    upcoming, past = terms.direction > 0, terms.direction < 0
     reinforce, buffer_h = tables.reinforcement, tables.expiry_buffer_hours
     emo_alpha, emo_rate = tables.emotion_alpha, tables.emotion_rate
     num_factor, num_min = tables.numeric_factor, tables.numeric_min_similarity
@@ -89,6 +87,7 @@ def score_candidates(
                 mu += w * col[5]
                 if routing is not None:
                     prior += w * routing[j]
+        alpha *= recency
         sigma = c.sigma
         event = c.event_h
         ahead = 0.0 if event is None else event - now

@@ -21,7 +21,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from schemas.categories import Intent
+from scorer.context import (
+    DEFAULT_OPTIONS,
+    EVENT_TIME_MEMBERSHIP,
+    OMEGA_INTENTS,
+    TERM_NAMES,
+    IntentTerms,
+    QueryContext,
+    ScoringOptions,
+)
 from scorer.pool import (
     EMOTION,
     EPISODIC,
@@ -39,47 +47,17 @@ from scorer.pool import (
 )
 from scorer.tables import ACTIVE, EXPIRED, RETRACTED, STATES, SUPERSEDED, PolicyTables
 
-#: Intents for which soft-supersession survival Ω applies.
-_OMEGA_INTENTS = frozenset({Intent.CURRENT, Intent.UPCOMING})
-#: Soft weight from which a fact counts as belonging to event-time categories.
-EVENT_TIME_MEMBERSHIP = 0.5
-
-
-@dataclass(frozen=True, slots=True)
-class QueryContext:
-    """Per-query inputs: time (hours since epoch), intent, routing prior p(c|q) or None."""
-
-    as_of_h: float
-    intent: Intent = Intent.CURRENT
-    routing: np.ndarray | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ScoringOptions:
-    """Switches for ablations and baselines (flat similarity ranking = lifecycle off)."""
-
-    lifecycle: bool = True
-    routing: bool = True
-
-
-DEFAULT_OPTIONS = ScoringOptions()
-
-#: The named terms of every explained result, in the order the score multiplies them out.
-TERM_NAMES = (
-    "sigma",
-    "decay",
-    "validity",
-    "activation",
-    "alpha",
-    "blend",
-    "floor",
-    "numeric_rescue",
-    "rho",
-    "omega",
-    "mask",
-    "direction",
-    "score",
-)
+__all__ = [
+    "DEFAULT_OPTIONS",
+    "EVENT_TIME_MEMBERSHIP",
+    "OMEGA_INTENTS",
+    "TERM_NAMES",
+    "QueryContext",
+    "Scores",
+    "ScoringOptions",
+    "score_pool",
+    "top_k",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,11 +135,16 @@ def score_pool(
             sigma.copy(),
         )
 
+    terms = IntentTerms.resolve(tables, ctx.intent)
     routing = ctx.routing if options.routing else None
     # One matmul gives every soft-membership mix at once (Lemma 1 for the rate).
     per_category = tables.columns if routing is None else np.column_stack((tables.columns, routing))
     mixed = pool.weights @ per_category
-    inv_rate, alpha, floor_w, et = mixed[:, 0], mixed[:, 1], mixed[:, 2], mixed[:, 3]
+    inv_rate, floor_w, et = mixed[:, 0], mixed[:, 2], mixed[:, 3]
+    # w_q·α_c: questions about what happened or what was true before (past, historical)
+    # give activation no weight: an old fact is no less an answer to them (policy
+    # `recency_weight`, measured on LoCoMo).
+    alpha = mixed[:, 1] * terms.recency
 
     event = t[:, EVENT]
     ahead = event - now  # NaN when unanchored
@@ -205,9 +188,7 @@ def score_pool(
     else:
         rho = ones
 
-    # Ω lowers a value that a later soft update puts in doubt: that matters to questions
-    # about the present (and what is coming), not to questions about history (our policy).
-    if pool.pressure_owner.size and ctx.intent in _OMEGA_INTENTS:
+    if pool.pressure_owner.size and terms.omega:
         live = pool.pressure_at_h <= now
         omega = np.exp(
             np.bincount(pool.pressure_owner, weights=pool.pressure_log_survival * live, minlength=k)
@@ -216,10 +197,10 @@ def score_pool(
         omega = ones
 
     state = _state_as_of(pool, now, anchored, tables.expiry_buffer_hours)
-    mask = tables.masks[ctx.intent][state]
+    mask = np.asarray(terms.mask)[state]
     if pool.any_transition or ctx.as_of_h < float(t[:, INGEST].max(initial=-np.inf)):
         mask = mask * (t[:, INGEST] <= now)  # stated after as_of: not yet known
-    tentative = tables.tentative_weight[ctx.intent]
+    tentative = terms.tentative
     if pool.any_tentative and tentative != 1.0:
         # "Where do I live?" / "where did I live before?" ask for committed values; a soft
         # update ("thinking about moving") never was one (App. F: both kept, not equal).
@@ -228,14 +209,10 @@ def score_pool(
         # A fact outranks the raw turn it came from on equal evidence (Appendix AA).
         mask = mask * np.where(t[:, EPISODIC] > 0.0, tables.episodic_weight, 1.0)
 
-    if ctx.intent is Intent.UPCOMING:
-        direction = np.where(
-            ahead == ahead, (ahead >= 0.0) * 1.0, tables.unanchored_direction[ctx.intent]
-        )
-    elif ctx.intent is Intent.PAST:
-        direction = np.where(
-            ahead == ahead, (ahead < 0.0) * 1.0, tables.unanchored_direction[ctx.intent]
-        )
+    if terms.direction > 0:
+        direction = np.where(ahead == ahead, (ahead >= 0.0) * 1.0, terms.unanchored)
+    elif terms.direction < 0:
+        direction = np.where(ahead == ahead, (ahead < 0.0) * 1.0, terms.unanchored)
     else:
         direction = ones
 

@@ -42,6 +42,7 @@ class PolicyTables:
     numeric_factor: float
     numeric_min_similarity: float
     tentative_weight: dict[Intent, float]
+    recency_weight: dict[Intent, float]
     episodic_weight: float
     unanchored_direction: dict[Intent, float]
 
@@ -84,6 +85,7 @@ class PolicyTables:
             numeric_factor=policy.numeric_rescue.factor,
             numeric_min_similarity=policy.numeric_rescue.min_similarity,
             tentative_weight={i: policy.tentative_weight.get(i, 1.0) for i in Intent},
+            recency_weight={i: policy.recency_weight.get(i, 1.0) for i in Intent},
             episodic_weight=policy.episodic_weight,
             unanchored_direction={i: policy.unanchored_direction.get(i, 1.0) for i in Intent},
         )

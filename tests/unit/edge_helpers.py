@@ -34,6 +34,7 @@ def edge(
     retracts: tuple[str, ...] = (),
     quarantined: bool = False,
     event_day: float | None = None,
+    value: str | None = None,
 ) -> EdgeEvent:
     v = (
         vector
@@ -46,6 +47,7 @@ def edge(
         text=text or f"fact {edge_id}",
         categories=category,  # type: ignore[arg-type]
         slot_key=slot,
+        value=value,
         update=update,  # type: ignore[arg-type]
         confidence=confidence,
         ingest_time=T0 + timedelta(days=day),

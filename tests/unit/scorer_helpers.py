@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from schemas.categories import CATEGORY_INDEX, Category, Intent, LifecycleState
 from schemas.policy import load_policy
 from scorer.pool import Candidate, build_pool
@@ -33,11 +35,15 @@ def cand(
     retracted_days_ago: float | None = None,
     pressures: tuple[tuple[float, float], ...] = (),
     mentions: int = 1,
+    tentative: bool = False,
+    episodic: bool = False,
+    emotion: float = 0.0,
+    weights_: tuple[float, ...] | None = None,
 ) -> Candidate:
     ingest = NOW_H - age_days * DAY
     return Candidate(
         key=key,
-        weights=weights((category, 1.0)),
+        weights=weights_ or weights((category, 1.0)),
         sigma=sigma,
         ingest_h=ingest,
         last_mention_h=ingest,
@@ -48,6 +54,9 @@ def cand(
         superseded_at_h=None if superseded_days_ago is None else NOW_H - superseded_days_ago * DAY,
         retracted_at_h=None if retracted_days_ago is None else NOW_H - retracted_days_ago * DAY,
         pressures=tuple((NOW_H - d * DAY, g) for d, g in pressures),
+        tentative=tentative,
+        episodic=episodic,
+        emotion=emotion,
     )
 
 
@@ -56,19 +65,25 @@ def score(
     intent: Intent = Intent.CURRENT,
     now_h: float = NOW_H,
     options: ScoringOptions | None = None,
+    routing: np.ndarray | None = None,
+    tables: PolicyTables = TABLES,
 ) -> Scores:
     return score_pool(
         build_pool(cands),
-        QueryContext(as_of_h=now_h, intent=intent),
-        TABLES,
+        QueryContext(as_of_h=now_h, intent=intent, routing=routing),
+        tables,
         options or ScoringOptions(),
     )
 
 
 def ranking(
-    cands: list[Candidate], intent: Intent = Intent.CURRENT, now_h: float = NOW_H
+    cands: list[Candidate],
+    intent: Intent = Intent.CURRENT,
+    now_h: float = NOW_H,
+    routing: np.ndarray | None = None,
+    tables: PolicyTables = TABLES,
 ) -> list[str]:
-    """Keys of candidates with a positive score, best first."""
-    s = score(cands, intent, now_h)
+    """Keys of candidates with a positive score, best first (exact order)."""
+    s = score(cands, intent, now_h, routing=routing, tables=tables)
     order = sorted(range(len(cands)), key=lambda i: -s.score[i])
     return [cands[i].key for i in order if s.score[i] > 0]

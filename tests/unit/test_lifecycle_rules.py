@@ -84,12 +84,79 @@ def test_accumulate_category_needs_095_to_supersede() -> None:
     assert states([a, b, c])["works_google"] is S.SUPERSEDED
 
 
-def test_accumulate_update_never_supersedes() -> None:
+def test_accumulate_edges_without_values_add_up() -> None:
     a = edge("fishing", slot="hobby", update="accumulate", category=Category.HOBBIES_RECREATION)
     b = edge(
         "climbing", day=2, slot="hobby", update="accumulate", category=Category.HOBBIES_RECREATION
     )
     assert states([a, b]) == {"climbing": S.ACTIVE, "fishing": S.ACTIVE}
+
+
+def _employer(edge_id: str, day: float, value: str, confidence: float, **kw: object) -> EdgeEvent:
+    return edge(
+        edge_id,
+        day=day,
+        slot="user.employer",
+        update="accumulate",
+        category=Category.IDENTITY_SELF_CONCEPT,
+        value=value,
+        confidence=confidence,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def test_table1_accumulate_contradiction_at_095_supersedes() -> None:
+    """Table 1 row 1: "Works at Google" → "Joined Anthropic" in an accumulate slot (App. Z:
+    threshold 0.95). Witness of failure class 1: on main both employers stayed active."""
+    google = _employer("google", 0, "Google", 0.9)
+    anthropic = _employer("anthropic", 30, "Anthropic", 0.95)
+    result = resolve_slot([anthropic, google], [], POLICY)
+    assert result["google"].state is S.SUPERSEDED
+    assert result["google"].superseded_by == "anthropic"
+    assert result["anthropic"].state is S.ACTIVE
+
+
+def test_accumulate_contradiction_below_095_is_soft() -> None:
+    google = _employer("google", 0, "Google", 0.9)
+    hint = _employer("consulting", 10, "consulting", 0.8)
+    result = resolve_slot([google, hint], [], POLICY)
+    assert result["google"].state is S.ACTIVE and result["consulting"].state is S.ACTIVE
+    assert [p.by for p in result["google"].soft_pressures] == ["consulting"]
+    assert result["google"].soft_pressures[0].gamma == 0.8 * POLICY.supersession.soft_gamma_scale
+
+
+def test_accumulate_same_value_is_a_repeated_mention_whatever_the_words() -> None:
+    google = _employer("google", 0, "Google", 0.9, text="works at Google")
+    still = _employer("still", 40, " google ", 1.0, text="still at google, loves the team")
+    result = resolve_slot([google, still], [], POLICY)
+    assert result["still"].state is S.DUPLICATE and result["still"].duplicate_of == "google"
+    assert result["google"].mentions == 2 and result["google"].state is S.ACTIVE
+
+
+def test_accumulate_commitment_settles_the_considered_value() -> None:
+    """App. F: "thinking about moving to London" keeps Istanbul; "moved to London" (the same
+    value, now committed) supersedes Istanbul and the tentative edge alike."""
+
+    def city(edge_id: str, day: float, value: str, confidence: float, update: str) -> EdgeEvent:
+        return edge(
+            edge_id,
+            day=day,
+            slot="user.current_city",
+            update=update,
+            category=Category.IDENTITY_SELF_CONCEPT,
+            value=value,
+            confidence=confidence,
+        )
+
+    istanbul = city("istanbul", 0, "Istanbul", 0.9, "accumulate")
+    maybe = city("maybe", 5, "London", 0.4, "soft")
+    moved = city("moved", 9, "London", 0.95, "accumulate")
+    assert states([istanbul, maybe]) == {"istanbul": S.ACTIVE, "maybe": S.ACTIVE}
+    assert states([moved, maybe, istanbul]) == {
+        "istanbul": S.SUPERSEDED,
+        "maybe": S.SUPERSEDED,
+        "moved": S.ACTIVE,
+    }
 
 
 def test_retraction_applies_even_when_it_arrives_first() -> None:
@@ -158,6 +225,9 @@ EDGES = [
     edge("e3", day=3, vector=vec(99)),
     edge("e4", day=4, vector=vec(99), update="accumulate"),
     edge("e5", day=5, update="accumulate"),
+    edge("e5v", day=5, update="accumulate", value="sushi", confidence=0.97),
+    edge("e5w", day=7, update="accumulate", value="ramen", confidence=0.9),
+    edge("e5x", day=8, update="accumulate", value="Sushi"),
     edge("e6", day=5, numeric=True),
     edge("e7", day=6, quarantined=True),
 ]

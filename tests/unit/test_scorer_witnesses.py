@@ -23,27 +23,6 @@ def test_lemma1_harmonic_mean_example_a14() -> None:
     assert half_life_hours(lam) == pytest.approx(199.3, abs=0.1)
 
 
-@pytest.mark.parametrize(
-    ("category", "days"),
-    [
-        (C.IDENTITY_SELF_CONCEPT, 19),
-        (C.RELATIONAL_BONDS, 19),
-        (C.INTELLECTUAL_INTERESTS, 14),
-        (C.HEALTH_WELLBEING, 12),
-        (C.PROJECTS_ENDEAVORS, 12),
-        (C.HOBBIES_RECREATION, 8),
-        (C.PREFERENCES_HABITS, 6),
-        (C.FINANCIAL_MATERIAL, 5),
-        (C.OBLIGATIONS, 5),
-        (C.LOGISTICAL_CONTEXT, 4),
-        (C.OTHER, 6),
-    ],
-)
-def test_table49_half_lives(category: Category, days: int) -> None:
-    rate = load_policy().categories[category].decay_per_hour
-    assert round(half_life_hours(rate) / 24) == days
-
-
 def test_scorer_uses_harmonic_mean_rate_for_soft_membership() -> None:
     from scorer.pool import Candidate
     from tests.unit.scorer_helpers import weights
@@ -60,29 +39,10 @@ def test_scorer_uses_harmonic_mean_rate_for_soft_membership() -> None:
     assert s.decay[0] == pytest.approx(0.5, abs=1e-3)
 
 
-def test_theorem1_same_profiles_different_histories_rank_differently() -> None:
-    """H: e_n supersedes e_o in one slot; H': different slots. Same (σ, Δt) profiles."""
-    h = [
-        cand(
-            "e_o",
-            C.PREFERENCES_HABITS,
-            0.96,
-            30,
-            state=LifecycleState.SUPERSEDED,
-            superseded_days_ago=1,
-        ),
-        cand("e_n", C.PREFERENCES_HABITS, 0.94, 1),
-    ]
-    h_prime = [
-        cand("e_o", C.PREFERENCES_HABITS, 0.96, 30),
-        cand("e_n", C.PREFERENCES_HABITS, 0.94, 1),
-    ]
-    assert ranking(h) == ["e_n"]
-    assert sorted(ranking(h_prime)) == ["e_n", "e_o"]
-
-
 def test_a71_numeric_preservation_vs_logistical_suppression() -> None:
-    """Same visible tuples (0.99, 180 d) vs (0.92, 1 d): the category decides."""
+    """Same visible tuples (0.99, 180 d) vs (0.92, 1 d): the category decides (its floor and
+    α; the numeric rescue alone has its own witness in test_scorer_features). Theorem 1 and
+    the policy's tables are pinned in test_scorer_features and test_policy_tables."""
     fin = [
         cand("u", C.FINANCIAL_MATERIAL, 0.99, 180, numeric=True),
         cand("v", C.FINANCIAL_MATERIAL, 0.92, 1),

@@ -6,6 +6,12 @@ state"). The rules walk one slot's timeline in (ingest time, kind, edge id) orde
 * hard supersession — a `replace` edge at or above its category's threshold (Appendix Z:
   0.8 for replace-semantics categories, 0.95 for accumulate-semantics ones) supersedes
   every earlier active edge of the slot (Appendix F);
+* accumulate semantics — an `accumulate` edge adds alongside the slot's values, except that
+  an explicit contradiction supersedes (Table 1 row 1, "Works at Google" → "Joined
+  Anthropic"; Appendix F): a *different* stated value at or above the accumulate threshold
+  (0.95, Appendix Z) supersedes the slot's valued edges; below it, it is a soft update;
+  the *same* value is a repeated mention. Without stated values there is nothing to
+  contradict and both edges stay;
 * soft supersession — a `soft` edge, or a `replace` edge below the threshold, keeps the
   earlier values active and adds a pressure γ (its confidence, scaled), lowering them through
   Ω = Π(1 - γ) (paper Model 1);
@@ -79,18 +85,35 @@ class _Draft:
         )
 
 
+def _same_value(a: EdgeEvent, b: EdgeEvent) -> bool | None:
+    """Whether two edges state the same value (case and spacing aside); None if either
+    states none."""
+    if a.value is None or b.value is None:
+        return None
+    return " ".join(a.value.casefold().split()) == " ".join(b.value.casefold().split())
+
+
 def _restates(new: EdgeEvent, old: EdgeEvent, threshold: float) -> bool:
     """Whether `new` says again what `old` says (Appendix Z's near-duplicate rule).
 
     Cosine alone conflates two occurrences of one kind of event ("dentist on Dec 11, 2024"
     vs "… 2025") and two values that embed alike ("wakes up at 7am" vs "at 6am"): a
     different event time or a different stated value is new information, never a repeat
-    (the numeric exemption of Appendix H, extended to every stated value).
+    (the numeric exemption of Appendix H, extended to every stated value). In an accumulate
+    slot the same committed value said again is a repeated mention whatever the wording
+    ("works at Google" … "still at Google"): it reinforces the fact (Appendix G,
+    conversational frequency). A commitment to a value that was only considered ("thinking
+    about London" → "moved to London") is not a repeat. A `replace` edge restating the
+    current value stays a replacement (latest wins): folding it would leave its raw turn
+    current after the original is retracted (measured: text track AV7 97.5 → 82.5 % pass).
     """
     if new.numeric or new.event_time != old.event_time:
         return False
-    if new.value is not None and old.value is not None and new.value != old.value:
+    same = _same_value(new, old)
+    if same is False:
         return False
+    if same and new.update is UpdateSemantics.ACCUMULATE and old.update is not UpdateSemantics.SOFT:
+        return True
     return _cosine(new, old) > threshold
 
 
@@ -140,18 +163,25 @@ def resolve_slot(
             # retraction event, not supersession, takes the earlier values out.
             active.append(draft)
             continue
-        semantics = policy.category(edge.primary_category).semantics
-        threshold = policy.supersession.threshold_for(semantics)
-        if edge.update is UpdateSemantics.REPLACE and edge.confidence >= threshold:
-            for old in active:
+        if edge.update is UpdateSemantics.ACCUMULATE:
+            # Only a different stated value contradicts; valueless edges simply add up.
+            targets = [a for a in active if _same_value(edge, a.edge) is False]
+            threshold = policy.supersession.accumulate_threshold
+        else:
+            targets = list(active)
+            semantics = policy.category(edge.primary_category).semantics
+            threshold = policy.supersession.threshold_for(semantics)
+        if targets and edge.update is not UpdateSemantics.SOFT and edge.confidence >= threshold:
+            if edge.update is UpdateSemantics.ACCUMULATE:
+                # A committed value also settles what was only considered for the slot.
+                targets += [a for a in active if a.edge.update is UpdateSemantics.SOFT]
+            for old in targets:
                 old.state = LifecycleState.SUPERSEDED
                 old.superseded_by, old.superseded_at = edge_id, when
-            active = [draft]
-        elif edge.update in (UpdateSemantics.REPLACE, UpdateSemantics.SOFT):
-            for old in active:
-                gamma = edge.confidence * policy.supersession.soft_gamma_scale
+            active = [a for a in active if a.state is LifecycleState.ACTIVE]
+        elif edge.update is not UpdateSemantics.ACCUMULATE or targets:
+            gamma = edge.confidence * policy.supersession.soft_gamma_scale
+            for old in targets:
                 old.pressures.append(SoftPressure(by=edge_id, at=when, gamma=gamma))
-            active.append(draft)
-        else:
-            active.append(draft)
+        active.append(draft)
     return {eid: d.freeze() for eid, d in sorted(drafts.items())}

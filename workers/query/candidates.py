@@ -13,6 +13,12 @@ from schemas.records import FactRecord
 from scorer.pool import Candidate
 from scorer.tables import STATE_CODES
 from workers.ports import Hit
+from workers.query.similarity import MIN_SPREAD, Scale, SigmaMode, cosines, fuse
+
+__all__ = ["MIN_SPREAD", "MergedCandidate", "hours", "merge_hits", "relevance_tier", "to_candidate"]
+
+#: Sources whose hit score is a BM25 score (the masked-state search has a lexical half too).
+BM25_SOURCES = frozenset({"bm25", "masked_bm25"})
 
 
 def hours(t: datetime) -> float:
@@ -27,57 +33,44 @@ class MergedCandidate:
     sources: tuple[str, ...]
 
 
-#: Per-source normalization (Appendix Z) maps the query's best dense match to σ = 1 and the
-#: pool's weakest to 0 — but never stretches a spread narrower than this, so a pool of
-#: near-equal matches stays near-equal. Embedders differ in their cosine baselines (MiniLM
-#: puts unrelated sentences about one person near 0.5); min-max makes σ comparable.
-MIN_SPREAD = 0.25
-
-
 def merge_hits(
-    query_vector: np.ndarray, by_source: Mapping[str, Sequence[Hit]], bm25_weight: float = 0.5
+    query_vector: np.ndarray,
+    by_source: Mapping[str, Sequence[Hit]],
+    bm25_weight: float = 0.5,
+    mode: SigmaMode = "minmax",
+    scale: Scale | None = None,
 ) -> list[MergedCandidate]:
-    """Union of the sources, deduplicated by edge id, with σ in [0, 1].
+    """Union of the sources, deduplicated by edge id, with σ in [0, 1] (`similarity.fuse`).
 
-    σ_dense is the exact cosine to the query (every hit carries its dense vector, so BM25-
-    and category-forced hits get one too), min-max normalized over the pool with a
-    minimum spread. BM25 scores are divided by the best BM25 score of this query (0 for
-    candidates outside the BM25 top). σ = w·σ_bm25 + (1 - w)·σ_dense: a convex fusion, so a
-    fact that both matches the words and the meaning of the query beats one that matches
-    only one of them (measured on LoCoMo: fusing by max ranked below BM25 alone). With only
-    one of the two sources present, σ is that source's.
+    σ_dense comes from the exact cosine to the query (every hit carries its dense vector,
+    so BM25- and category-forced hits get one too); BM25 scores count for the candidates
+    in the BM25 top only. σ = w·σ_bm25 + (1 - w)·σ_dense: a convex fusion, so a fact that
+    matches both the words and the meaning of the query beats one that matches only one of
+    them (measured on LoCoMo: fusing by max ranked below BM25 alone). With only one of the
+    two sources present, σ is that source's.
     """
     if "bm25" not in by_source:
         bm25_weight = 0.0
-    elif not {"dense", "forced"} & by_source.keys():
+    elif not {"dense", "forced", "masked_dense"} & by_source.keys():
         bm25_weight = 1.0
     q = np.asarray(query_vector, dtype=np.float64)
     q = q / (np.linalg.norm(q) or 1.0)
     records: dict[str, FactRecord] = {}
-    dense_sigma: dict[str, float] = {}
+    vectors: dict[str, np.ndarray] = {}
     sources: dict[str, list[str]] = {}
+    bm25: dict[str, float] = {}
     for source, hits in by_source.items():
         for hit in hits:
             eid = hit.record.edge_id
             records.setdefault(eid, hit.record)
             sources.setdefault(eid, []).append(source)
-            if eid not in dense_sigma and hit.dense is not None:
+            if eid not in vectors and hit.dense is not None:
                 v = np.asarray(hit.dense, dtype=np.float64)
-                dense_sigma[eid] = float(v @ q / (np.linalg.norm(v) or 1.0))
-    if dense_sigma:
-        top = max(dense_sigma.values())
-        base = min(min(dense_sigma.values()), top - MIN_SPREAD)
-        dense_sigma = {
-            e: min(max((c - base) / (top - base), 0.0), 1.0) for e, c in dense_sigma.items()
-        }
-    bm25 = {h.record.edge_id: h.score for h in by_source.get("bm25", ())}
-    best_bm25 = max(bm25.values(), default=0.0)
-    merged = []
-    for eid in sorted(records):
-        lexical = bm25.get(eid, 0.0) / best_bm25 if best_bm25 > 0 else 0.0
-        sigma = bm25_weight * lexical + (1.0 - bm25_weight) * dense_sigma.get(eid, 0.0)
-        merged.append(MergedCandidate(records[eid], sigma, tuple(sources[eid])))
-    return merged
+                vectors[eid] = v / (np.linalg.norm(v) or 1.0)
+            if source in BM25_SOURCES:
+                bm25[eid] = max(bm25.get(eid, 0.0), hit.score)
+    sigma = fuse(cosines(q, vectors, mode), bm25, bm25_weight, mode, scale)
+    return [MergedCandidate(records[e], sigma[e], tuple(sources[e])) for e in sorted(records)]
 
 
 def to_candidate(record: FactRecord, sigma: float) -> Candidate:

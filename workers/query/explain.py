@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from datetime import datetime
 
-from schemas.categories import LifecycleState
+from schemas.categories import Intent, LifecycleState
 from schemas.policy import Policy
 from schemas.records import FactRecord
 
@@ -19,7 +19,12 @@ def _ago(now: datetime, then: datetime) -> str:
 
 
 def reasons(
-    record: FactRecord, state: str, terms: dict[str, float], as_of: datetime, policy: Policy
+    record: FactRecord,
+    state: str,
+    terms: dict[str, float],
+    as_of: datetime,
+    policy: Policy,
+    intent: Intent = Intent.CURRENT,
 ) -> list[str]:
     """Why this fact scored as it did, term by term; the first line names its state."""
     edge, lc = record.edge, record.lifecycle
@@ -46,6 +51,8 @@ def reasons(
             + (f", {lc.mentions} mentions" if lc.mentions > 1 else "")
             + ")"
         )
+    if policy.recency_weight.get(intent, 1.0) == 0.0:
+        out.append(f"age not weighed for a {intent.value} question")
     if terms["numeric_rescue"] > 0 and terms["numeric_rescue"] >= terms["blend"]:
         out.append("numeric rescue: kept at 0.95·σ")
     elif terms["floor"] > terms["blend"]:

@@ -23,9 +23,10 @@ _CUES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(used to|use to|(?:was|were|did|had)\b[^?.!]*\bbefore\b|"
             r"before (?:switching|moving|changing|i (?:moved|switched|changed))|"
-            r"previous(?:ly)?|former(?:ly)?|originally|at first|change[ds]? from|switch(?:ed)? "
-            r"from|moved from|earlier (?:preference|job|city|address)|old (?:job|address|city|"
-            r"apartment|place)|what was my|what did i (?:use|prefer|like) (?:before|to)|"
+            r"previous(?:ly)?|former(?:ly)?|originally|at first|"
+            r"(?:change|switch|move)[ds]? from|(?:switched|moved) from|"
+            r"earlier (?:preference|job|city|address)|old (?:job|address|city|apartment|place)|"
+            r"what was my|what did i (?:use|prefer|like) (?:before|to)|"
             r"history of|how has .* changed|in the past i)\b",
             re.I,
         ),
@@ -36,18 +37,19 @@ _CUES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
             r"\b(upcoming|coming up|next (?:week|month|appointment|meeting|flight|trip)|"
             r"tomorrow|tonight|later today|this (?:week|weekend|coming)|scheduled|"
             r"due (?:soon|date)|deadline|will i|am i going|do i have (?:any|to)|"
-            r"what's next|soon)\b",
+            r"what's next|soon|lined up|ahead|"
+            r"on (?:my|your|his|her|their|the|\w+'s) (?:calendar|schedule|agenda|diary))\b",
             re.I,
         ),
     ),
     (
+        # A question asked in the past tense asks what happened: its auxiliary or copula is
+        # past ("when did …", "was the inspection …", "what were …", "had she …"). A change
+        # question in the past tense ("what was X before …") matched HISTORICAL above.
         Intent.PAST,
         re.compile(
             r"\b(last (?:week|month|year|time)|yesterday|ago|already (?:happened|done|passed)|"
-            r"(?:when|where|what|how|why|who|which) did\b|did (?:i|we|you|he|she|they|[A-Z]\w+)"
-            r" (?:have|go|attend|visit|fly|do|make|get|buy|see|meet|take|start|finish|win|lose|"
-            r"join|move|travel|read|paint|run|play|celebrate)|what happened|passed|went to|had "
-            r"an? (?:appointment|meeting|exam|flight))\b",
+            r"did|didn't|was|wasn't|were|weren't|had|hadn't|what happened|passed|went to)\b",
             re.I,
         ),
     ),

@@ -12,9 +12,11 @@ from schemas.categories import CATEGORY_ORDER, Intent, LifecycleState
 from schemas.policy import Policy
 from schemas.query import QueryRequest, QueryResult, ScoredFact
 from scorer.rank import rank
-from scorer.score import DEFAULT_OPTIONS, QueryContext, ScoringOptions
+from scorer.scalar import ScalarScores
+from scorer.score import DEFAULT_OPTIONS, QueryContext, Scores, ScoringOptions
 from scorer.tables import PolicyTables
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
+from workers.query import successors
 from workers.query.candidates import (
     MergedCandidate,
     hours,
@@ -25,6 +27,8 @@ from workers.query.candidates import (
 from workers.query.explain import reasons
 from workers.query.intent import detect_intent
 from workers.query.routing import CategoryRouter, top_categories
+from workers.query.similarity import Calibration
+from workers.query.successors import Successor
 from workers.text import bm25
 
 #: The optional LLM step at query time: (query, [(edge_id, text)], k) → the ids to keep.
@@ -37,8 +41,9 @@ _BELOW_TIER = "ranked after the relevant tier: a weaker match for this query"
 #: routed category's top-20. Benchmarks restrict them to compare single sources.
 ALL_SOURCES = frozenset({"dense", "bm25", "forced"})
 
-#: Stored states that could have been admissible at some earlier time (as_of queries).
-_HISTORY_STATES = frozenset({LifecycleState.SUPERSEDED, LifecycleState.RETRACTED})
+#: States of facts that another fact replaced or cancelled: they may have been admissible
+#: at an earlier time (as_of queries), and their successors answer for them (expansion).
+_REPLACED_STATES = frozenset({LifecycleState.SUPERSEDED, LifecycleState.RETRACTED})
 
 
 def _utcnow() -> datetime:
@@ -69,8 +74,10 @@ class QueryService:
         self._policy = policy
         self._tables = PolicyTables.compile(policy)
         self._router = router or CategoryRouter(embedder)
+        self._calibration = Calibration(embedder)
         self._options = options
         self._clock = clock
+        self._event_categories = frozenset(c for c, p in policy.categories.items() if p.event_time)
 
     def _filter(self, intent: Intent, as_of: datetime | None) -> SearchFilter:
         admitted = {s for s, w in self._policy.masks[intent].items() if w > 0}
@@ -81,22 +88,29 @@ class QueryService:
             return SearchFilter(ingested_before=as_of)
         if as_of is not None:
             # Bi-temporal: a fact superseded since then may have been current at as_of.
-            stored |= _HISTORY_STATES
+            stored |= _REPLACED_STATES
         return SearchFilter(states=frozenset(stored), ingested_before=as_of)
 
     def _tier(
-        self, query: str, merged: list[MergedCandidate], admissible: np.ndarray
+        self, query: str, merged: list[MergedCandidate], admissible: np.ndarray, intent: Intent
     ) -> np.ndarray:
         """The candidates the lifecycle ranking serves first (the paper's distilled top-20).
 
         With an LLM configured, one call selects them (§3.5); it is given the pool in σ order
-        and falls back to that order on failure. Without one, the relevance tier stands in.
+        and falls back to that order on failure. Without one, the relevance tier stands in,
+        joined — for the intents of `forced_tier_intents` — by the routed, category-forced
+        candidates: for "what's coming up?" the answer is whatever event lies ahead, and its
+        words need not resemble the question (A.13: anticipatory activation must be able to
+        lift it).
         """
         policy = self._policy
         if self._distill is None:
-            return relevance_tier(
+            tier = relevance_tier(
                 merged, policy.distill_candidates, policy.relevance_ratio, admissible
             )
+            if intent in policy.forced_tier_intents:
+                tier |= admissible & np.array(["forced" in m.sources for m in merged], dtype=bool)
+            return tier
         ordered = sorted(
             (m for m, ok in zip(merged, admissible, strict=True) if ok), key=lambda m: -m.sigma
         )
@@ -109,41 +123,121 @@ class QueryService:
         )
         return np.array([m.record.edge_id in chosen for m in merged], dtype=bool)
 
+    def _search(
+        self, request: QueryRequest, qv: np.ndarray, probs: np.ndarray, intent: Intent
+    ) -> dict[str, list[Hit]]:
+        """Hybrid candidates (§3.6): dense top-60, BM25 top-20, the routed categories' top-20,
+        and the best matches among the facts the intent masks (for successor expansion)."""
+        user, policy = request.user_id, self._policy
+        flt = self._filter(intent, request.as_of)
+        by_source: dict[str, list[Hit]] = {}
+        if "dense" in self._sources:
+            by_source["dense"] = self._vectors.search_dense(user, qv, policy.dense_candidates, flt)
+        sparse = bm25.query_vector(request.query)
+        if "bm25" in self._sources:
+            by_source["bm25"] = self._vectors.search_sparse(
+                user, sparse, policy.bm25_candidates, flt
+            )
+        if "forced" in self._sources and self._options.routing:
+            # Category-forced retrieval (§3.3): the predicted category's facts bypass the
+            # vocabulary gap between an abstract query and specific stored facts.
+            forced = {CATEGORY_ORDER[int(np.argmax(probs))]}
+            if intent in policy.event_routed_intents:
+                # "What's coming up?" is about event-anchored facts whatever words it uses
+                # (A.7.4): the event-time categories are routed too.
+                forced |= self._event_categories
+            by_source["forced"] = self._vectors.search_dense(
+                user,
+                qv,
+                policy.forced_candidates,
+                SearchFilter(flt.states, flt.ingested_before, frozenset(forced)),
+            )
+        hidden = self._hidden_states(intent) - (flt.states or frozenset())
+        if hidden and self._options.lifecycle and policy.successor_expansion:
+            masked = SearchFilter(frozenset(hidden), flt.ingested_before)
+            n = policy.masked_candidates
+            by_source["masked_dense"] = self._vectors.search_dense(user, qv, n, masked)
+            if "bm25" in self._sources:
+                by_source["masked_bm25"] = self._vectors.search_sparse(user, sparse, n, masked)
+        return by_source
+
+    def _hidden_states(self, intent: Intent) -> frozenset[LifecycleState]:
+        """Replaced states the intent's mask hides: where successors may be found."""
+        mask = self._policy.masks[intent]
+        return frozenset(s for s in _REPLACED_STATES if mask.get(s, 0.0) <= 0.0)
+
+    def _rank(
+        self, merged: list[MergedCandidate], ctx: QueryContext
+    ) -> tuple[list[int], Scores | ScalarScores]:
+        candidates = [to_candidate(m.record, m.sigma) for m in merged]
+        return rank(candidates, ctx, self._tables, len(candidates), self._options)
+
+    def _expand(
+        self,
+        user: str,
+        merged: list[MergedCandidate],
+        scores: Scores | ScalarScores,
+        as_of: datetime | None,
+        k: int,
+    ) -> tuple[list[MergedCandidate], dict[str, Successor]]:
+        """Bring the successors of strongly matching masked candidates into the pool.
+
+        Strong: among the k best matches of the whole pool by σ — the facts a flat store
+        would have served; the lifecycle masks them, so their successors answer instead.
+        """
+        by_sigma = sorted(range(len(merged)), key=lambda i: (-merged[i].sigma, i))[:k]
+        matches = [
+            (merged[i].record, merged[i].sigma)
+            for i in by_sigma
+            if scores.score[i] <= 0.0 and scores.state_name(i) in _REPLACED_STATES
+        ]
+        if not matches:
+            return merged, {}
+        found = successors.follow(matches, lambda ids: self._vectors.get(user, ids))
+        index = {m.record.edge_id: i for i, m in enumerate(merged)}
+        out = list(merged)
+        kept: dict[str, Successor] = {}
+        for edge_id, succ in sorted(found.items()):
+            if as_of is not None and succ.record.edge.ingest_time > as_of:
+                continue
+            i = index.get(edge_id)
+            if i is None:
+                out.append(MergedCandidate(succ.record, succ.sigma, ("successor",)))
+            elif succ.sigma > out[i].sigma:
+                m = out[i]
+                out[i] = MergedCandidate(m.record, succ.sigma, (*m.sources, "successor"))
+            else:
+                continue
+            kept[edge_id] = succ
+        return out, kept
+
     def query(self, request: QueryRequest) -> QueryResult:
         as_of = request.as_of or self._clock()
         intent = detect_intent(request.query, request.intent)
         qv = self._embedder.embed([request.query])[0]
         probs = self._router.route(request.query, qv)
-        flt = self._filter(intent, request.as_of)
         user, policy = request.user_id, self._policy
-        by_source: dict[str, list[Hit]] = {}
-        if "dense" in self._sources:
-            by_source["dense"] = self._vectors.search_dense(user, qv, policy.dense_candidates, flt)
-        if "bm25" in self._sources:
-            by_source["bm25"] = self._vectors.search_sparse(
-                user, bm25.query_vector(request.query), policy.bm25_candidates, flt
-            )
-        if "forced" in self._sources and self._options.routing:
-            # Category-forced retrieval (§3.3): the predicted category's facts bypass the
-            # vocabulary gap between an abstract query and specific stored facts.
-            forced = frozenset({CATEGORY_ORDER[int(np.argmax(probs))]})
-            by_source["forced"] = self._vectors.search_dense(
-                user,
-                qv,
-                policy.forced_candidates,
-                SearchFilter(flt.states, flt.ingested_before, forced),
-            )
-        merged = merge_hits(qv, by_source, policy.bm25_weight)
-        candidates = [to_candidate(m.record, m.sigma) for m in merged]
+        by_source = self._search(request, qv, probs, intent)
+        scale = (
+            self._calibration.scale()
+            if policy.sigma_normalization in ("calibrated", "ceiling")
+            else None
+        )
+        merged = merge_hits(qv, by_source, policy.bm25_weight, policy.sigma_normalization, scale)
         ctx = QueryContext(as_of_h=hours(as_of), intent=intent, routing=probs)
-        ranked, scores = rank(candidates, ctx, self._tables, len(candidates), self._options)
+        ranked, scores = self._rank(merged, ctx)
+        found: dict[str, Successor] = {}
+        if self._options.lifecycle and policy.successor_expansion:
+            merged, found = self._expand(user, merged, scores, request.as_of, request.k)
+            if found:
+                ranked, scores = self._rank(merged, ctx)
         tier = None
         if self._options.lifecycle:
             # The tier is drawn among the facts the query may be served (a superseded
             # near-paraphrase of the question must not set the bar), then leads the order.
             admissible = np.zeros(len(merged), dtype=bool)
             admissible[ranked] = True
-            tier = self._tier(request.query, merged, admissible)
+            tier = self._tier(request.query, merged, admissible, intent)
             ranked = [i for i in ranked if tier[i]] + [i for i in ranked if not tier[i]]
         best = ranked[: request.k]
         results = []
@@ -151,6 +245,15 @@ class QueryService:
             record = merged[i].record
             terms = scores.terms(i)
             state = scores.state_name(i)
+            why = reasons(record, state, terms, as_of, policy, intent)
+            succ = found.get(record.edge_id)
+            if succ is not None:
+                why.append(
+                    f"successor of {succ.via} ({succ.relation} by it), which matched the "
+                    f"question: σ {succ.sigma:.2f} carried over"
+                )
+            if tier is not None and not tier[i]:
+                why.append(_BELOW_TIER)
             results.append(
                 ScoredFact(
                     edge_id=record.edge_id,
@@ -159,8 +262,7 @@ class QueryService:
                     state=LifecycleState(state),
                     score=round(terms["score"], 6),
                     terms={k: round(v, 6) for k, v in terms.items()},
-                    why=reasons(record, state, terms, as_of, policy)
-                    + ([] if tier is None or tier[i] else [_BELOW_TIER]),
+                    why=why,
                     source_turns=list(record.edge.source_turns),
                     event_time=record.edge.event_time,
                     ingest_time=record.edge.ingest_time,

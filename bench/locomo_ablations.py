@@ -1,0 +1,88 @@
+"""`frecall bench locomo --ablations`: the product with one policy choice undone at a time.
+
+Every departure of the shipped policy from the paper (or choice where the paper is silent)
+is measured here, on the same store and questions as the product, in the same run — the
+numbers the policy file's `notes` cite. Each entry: name → (description, policy changes,
+scoring options).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from schemas.categories import Category, Intent
+from schemas.policy import Policy
+from scorer.score import ScoringOptions
+
+FLAT = ScoringOptions(lifecycle=False)
+
+
+def _other(alpha: float, floor: float) -> Callable[[Policy], dict[str, Any]]:
+    def change(policy: Policy) -> dict[str, Any]:
+        cats = dict(policy.categories)
+        cats[Category.OTHER] = cats[Category.OTHER].model_copy(
+            update={"alpha": alpha, "floor": floor}
+        )
+        return {"categories": cats}
+
+    return change
+
+
+def _fixed(**changes: Any) -> Callable[[Policy], dict[str, Any]]:
+    return lambda _policy: changes
+
+
+Ablation = tuple[str, Callable[[Policy], dict[str, Any]], ScoringOptions]
+
+ABLATIONS: Mapping[str, Ablation] = {
+    "no_recency_for_the_past": (
+        "past and historical questions give activation no weight (recency_weight 0)",
+        _fixed(recency_weight={Intent.PAST: 0.0, Intent.HISTORICAL: 0.0}),
+        ScoringOptions(),
+    ),
+    "past_forced_tier": (
+        "past questions also route to event-time categories and tier forced candidates",
+        _fixed(
+            forced_tier_intents=frozenset({Intent.UPCOMING, Intent.PAST}),
+            event_routed_intents=frozenset({Intent.UPCOMING, Intent.PAST}),
+        ),
+        ScoringOptions(),
+    ),
+    "routed_tier_all": (
+        "every intent's category-forced candidates join the first tier",
+        _fixed(forced_tier_intents=frozenset(Intent)),
+        ScoringOptions(),
+    ),
+    "no_successors": (
+        "no successor expansion",
+        _fixed(successor_expansion=False),
+        ScoringOptions(),
+    ),
+    "other_020_085": (
+        "OTHER at α 0.20 / floor 0.85 (the previous default)",
+        _other(0.20, 0.85),
+        ScoringOptions(),
+    ),
+    "unanchored_upcoming_03": (
+        "unanchored facts weigh 0.3 for upcoming questions (previous default)",
+        _fixed(unanchored_direction={Intent.UPCOMING: 0.3, Intent.PAST: 0.8}),
+        ScoringOptions(),
+    ),
+    **{
+        f"sigma_{mode}": (
+            f"σ normalization '{mode}'",
+            _fixed(sigma_normalization=mode),
+            ScoringOptions(),
+        )
+        for mode in ("minmax", "raw", "calibrated", "rank")
+    },
+    **{
+        f"flat_sigma_{mode}": (
+            f"similarity ranking with σ normalization '{mode}'",
+            _fixed(sigma_normalization=mode),
+            FLAT,
+        )
+        for mode in ("minmax", "raw", "calibrated", "rank")
+    },
+}
