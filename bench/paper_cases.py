@@ -29,10 +29,10 @@ from typing import Any
 from bench.lifecycle.metrics import PASS_K, score
 from bench.paper_cases_data import PaperQuestion, Suite, load_suite
 from frecall.bootstrap import build
+from frecall.embedded.pipeline import EmbeddedPipeline
 from frecall.settings import Settings
 from schemas.query import QueryRequest, QueryResult
 from scorer.score import ScoringOptions
-from frecall.embedded.pipeline import EmbeddedPipeline
 from workers.embedding.cached import CachedEmbedder
 from workers.errors import ConfigError
 from workers.query.routing import CategoryRouter

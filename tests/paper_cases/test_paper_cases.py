@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from frecall.bench.paper_cases import DEFAULT_CASES, measure
-from frecall.bench.paper_cases_data import load_suite
+from bench.paper_cases import DEFAULT_CASES, measure
+from bench.paper_cases_data import load_suite
 
 KNOWN = json.loads((Path(__file__).parent / "known_failures.json").read_text("utf-8"))["failures"]
 
