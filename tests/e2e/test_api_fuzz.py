@@ -108,8 +108,14 @@ def _schemathesis(
         *extra,
     ]
     hooks = {"SCHEMATHESIS_HOOKS": "tests.e2e.fuzz_hooks", "PYTHONPATH": str(ROOT)}
+    # Run where its cache (.schemathesis/) may go: the report's directory, not the checkout.
     done = subprocess.run(
-        command, env={**env, **hooks}, cwd=ROOT, capture_output=True, text=True, timeout=600
+        command,
+        env={**env, **hooks},
+        cwd=report.parent,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     summary: dict[str, Any] = json.loads(report.read_text())
     assert done.returncode == 0 and not summary["failures"] and not summary["errors"], (
