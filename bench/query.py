@@ -7,8 +7,9 @@ the SQLite slot index), timed as a whole and per stage. Then the heavy user's qu
 timed end to end through `QueryService.query` (query embedding, routing, hybrid candidates,
 lifecycle scorer, explanations), after 10 warm-up queries. Side by side, on the same
 questions and store: the flat similarity ranking (the same service with the lifecycle layer
-off) and the bare dense search (store cost only, the question embedded beforehand), so the
-cost of the lifecycle layer can be read off directly.
+off), the bare dense search (store cost only, the question embedded beforehand), and the
+user's lexical statistics (the per-term counts BM25's IDF is computed from), so the cost of
+the lifecycle layer and of per-user statistics can be read off directly.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from workers.lifecycle.service import LifecycleService, Transition
 from workers.ports import Embedder, EventLog, SearchFilter
 from workers.progress import Progress
 from workers.query.service import QueryService
+from workers.text import bm25
 
 CORPUS_SEED = 0
 QUERY_SEED = 1
@@ -147,7 +149,8 @@ def _ms(fn: Callable[[], object]) -> float:
 
 
 def _queries(app: App, size: int, count: int) -> dict[str, np.ndarray]:
-    """Per-query milliseconds: full lifecycle query, flat ranking, query embedding, dense."""
+    """Per-query milliseconds: full lifecycle query, flat ranking, query embedding, dense
+    search, and the user's lexical statistics (the term counts BM25's IDF is made of)."""
     flat = QueryService(
         app.vectors, app.embedder, app.policy, options=ScoringOptions(lifecycle=False)
     )
@@ -157,13 +160,15 @@ def _queries(app: App, size: int, count: int) -> dict[str, np.ndarray]:
     vectors = app.embedder.embed(questions)
     dense_k, everything = app.policy.dense_candidates, SearchFilter()
 
-    def one(text: str, vector: np.ndarray) -> tuple[float, float, float, float]:
+    def one(text: str, vector: np.ndarray) -> tuple[float, float, float, float, float]:
         request = QueryRequest(user_id=HEAVY_USER, query=text, k=K)
+        terms = bm25.query_vector(text).indices
         return (
             _ms(lambda: app.queries.query(request)),
             _ms(lambda: flat.query(request)),
             _ms(lambda: app.embedder.embed([text])),
             _ms(lambda: app.vectors.search_dense(HEAVY_USER, vector, dense_k, everything)),
+            _ms(lambda: app.vectors.term_counts(HEAVY_USER, terms)),
         )
 
     for text, vector in zip(warmup, app.embedder.embed(warmup), strict=True):
@@ -176,7 +181,7 @@ def _queries(app: App, size: int, count: int) -> dict[str, np.ndarray]:
         progress.tick()
     progress.finish()
     columns = np.array(rows).T
-    return dict(zip(("lifecycle", "flat", "embed", "dense"), columns, strict=True))
+    return dict(zip(("lifecycle", "flat", "embed", "dense", "lexical"), columns, strict=True))
 
 
 def _measure_size(root: Path, size: int, args: argparse.Namespace, end: datetime) -> dict[str, Any]:
@@ -217,6 +222,7 @@ def measure(root: Path, sizes: Sequence[int], args: argparse.Namespace) -> dict[
         for key in (
             "p50_ms", "p95_ms", "p99_ms", "mean_ms", "flat_p50_ms", "flat_p95_ms",
             "dense_search_p50_ms", "dense_search_p95_ms", "query_embed_p50_ms",
+            "lexical_stats_p50_ms", "lexical_stats_p95_ms",
             "ingest_facts_per_s", "ingest_s", "ingest_stages_s", "ingest_transitions",
             "facts", "user_facts",
         )
@@ -233,6 +239,8 @@ def measure(root: Path, sizes: Sequence[int], args: argparse.Namespace) -> dict[
         out["dense_search_p50_ms"][key] = pct(s["dense"], 50)
         out["dense_search_p95_ms"][key] = pct(s["dense"], 95)
         out["query_embed_p50_ms"][key] = pct(s["embed"], 50)
+        out["lexical_stats_p50_ms"][key] = pct(s["lexical"], 50)
+        out["lexical_stats_p95_ms"][key] = pct(s["lexical"], 95)
         out["ingest_facts_per_s"][key] = got["ingest"]["facts_per_s"]
         out["ingest_s"][key] = got["ingest"]["seconds"]
         out["ingest_stages_s"][key] = got["ingest"]["stages_s"]
@@ -269,7 +277,7 @@ def _print_table(result: dict[str, Any]) -> None:
     )
     print(
         f"{'facts':>7} {'user':>6} {'ingest/s':>9} {'p50':>7} {'p95':>7} {'p99':>7} "
-        f"{'flat p50':>9} {'dense p50':>10} {'embed p50':>10}"
+        f"{'flat p50':>9} {'dense p50':>10} {'embed p50':>10} {'idf p50':>8}"
     )
     for key in result["p50_ms"]:
         print(
@@ -277,7 +285,8 @@ def _print_table(result: dict[str, Any]) -> None:
             f"{result['ingest_facts_per_s'][key]:>9.0f} {result['p50_ms'][key]:>7.2f} "
             f"{result['p95_ms'][key]:>7.2f} {result['p99_ms'][key]:>7.2f} "
             f"{result['flat_p50_ms'][key]:>9.2f} {result['dense_search_p50_ms'][key]:>10.2f} "
-            f"{result['query_embed_p50_ms'][key]:>10.2f}"
+            f"{result['query_embed_p50_ms'][key]:>10.2f} "
+            f"{result['lexical_stats_p50_ms'][key]:>8.2f}"
         )
     print("ingest time per stage (s):")
     for key, stages in result["ingest_stages_s"].items():

@@ -67,7 +67,11 @@ class Deployment(Protocol):
         timeout: float = 10.0,
     ) -> QueryResult:
         """Rank a user's facts. Read-your-writes: first wait (up to `timeout` s) until the
-        `wait_for` edge ids (as an ingest returned them) are queryable."""
+        `wait_for` edge ids (as an ingest of this user's writes returned them) are
+        queryable. They are the user's own: an id that is not — another user's, an erased
+        one — raises `NotQueryable` (`settled`) as soon as the deployment knows it cannot
+        come (embedded: at once; distributed: once the workers have caught up with the
+        user's partition), not after the timeout."""
 
     def query_batch(
         self, items: Iterable[Item[QueryRequest]], source: str

@@ -56,10 +56,7 @@ class IngestReport(BaseModel):
         self.transitions[transition] = self.transitions.get(transition, 0) + 1
 
 
-#: The stores a forget receipt may count, each named once, where its count is made: the
-#: record of lifecycle state (`vector_index` embedded, `fact_store` distributed, where the
-#: vector index is its projection), the slot index, the log, the archive of compacted facts
-#: and the dead-letter log (a whole-user erasure only).
+#: The stores a forget receipt may count, each named once, where its count is made.
 RECEIPT_STORES = frozenset(
     {"vector_index", "fact_store", "slot_index", "log", "archive", "dead_letters"}
 )
@@ -68,6 +65,27 @@ RECEIPT_STORES = frozenset(
 class ForgetReceipt(BaseModel):
     """Proof of erasure: how many records each store removed (one schema, both deployments).
 
+    Each count is measured by the store it names, as it erased (a redelivered command finds
+    nothing left: the distributed workers keep the first attempt's counts):
+
+    * `vector_index`: facts (points) deleted from the vector index — embedded, the record
+      of lifecycle state; distributed, its projection, counted by the serving process's
+      indexer as it applies the erasure (absent when the CLI answered: the index belongs
+      to the serving process);
+    * `fact_store`: facts deleted from the shared fact store in Redis (distributed only:
+      embedded, the vector index is the fact store);
+    * `slot_index`: the slots the erased facts were taken out of, as members or as
+      retractions, the links of raw turns to their facts included (a whole-user erasure:
+      every slot the user had);
+    * `log`: edges rewritten out of the embedded log file (embedded only: Kafka topics
+      cannot be rewritten, the forget command on `fr.commands` is the tombstone every
+      replay honours);
+    * `archive`: facts deleted from the archive of compacted facts (the file embedded,
+      Redis distributed);
+    * `dead_letters`: rejected input deleted from the dead letters (whole-user erasures
+      only; distributed, they include the raw value of every `fr.dlq` letter of the user,
+      which the topic itself never holds).
+
     A receipt whose erasure was only queued (`pending`: the distributed CLI does not wait
     for the workers) has no counts yet; `command_id` names the command on `fr.commands`.
     """
@@ -75,8 +93,9 @@ class ForgetReceipt(BaseModel):
     user_id: str
     edge_id: str | None
     removed: dict[str, int] = Field(
-        description="per store: vector_index, slot_index, log, archive, dead_letters "
-        "(distributed: fact_store, slot_index, vector_index)"
+        description="per store, records removed: vector_index, fact_store (distributed), "
+        "slot_index, log (embedded), archive, dead_letters (whole-user erasures); "
+        "see ForgetReceipt"
     )
     at: datetime
     command_id: str | None = Field(None, exclude=True)

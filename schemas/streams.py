@@ -4,7 +4,8 @@ deployments").
 `fr.turns` carries `TurnEvent`, `fr.edges` `EdgeEvent`, `fr.commands` `ForgetCommand`
 (schemas/events.py). The two below are derived: `fr.transitions` announces which facts a
 lifecycle worker changed (the indexer projects them into the vector index; anyone may
-audit them), `fr.dlq` keeps what a worker could not process, with where it came from.
+audit them), `fr.dlq` says what a worker could not process, where it came from and why —
+without the input itself (see `DeadLetter`).
 """
 
 from __future__ import annotations
@@ -58,15 +59,22 @@ class FactsChanged(BaseModel):
 
 
 class DeadLetter(BaseModel):
-    """A message a worker could not process: its origin, the reason, the raw value."""
+    """A message a worker could not process: its origin and the kind of problem.
+
+    Version 2 keeps none of the user's words: a Kafka topic cannot forget one user's
+    records, so the raw value and the detailed reason (which may quote the input) are kept
+    with the user's dead letters in Redis, where a forget erases them
+    (workers/stores/redis_dead_letters.py, field `<topic>:<partition>/<offset>`). `raw` is
+    there only in version 1 letters, written before.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    schema_version: Literal[1] = 1
+    schema_version: Literal[1, 2] = 2
     topic: str
     partition: int = Field(ge=0)
     offset: int = Field(ge=0)
     key: str | None = None
-    reason: str
-    raw: str
+    reason: str = Field(description="the kind of problem, e.g. `not a turn` (no input quoted)")
+    raw: str | None = None
     at: UtcDatetime

@@ -29,7 +29,7 @@ from schemas.streams import ALL_TOPICS, COMMANDS, EDGES, TURNS
 from streams.topics import Topics
 from workers.distributed.extraction import ExtractionHandler
 from workers.distributed.lifecycle import Handled, LifecycleHandler
-from workers.distributed.messages import Outgoing, Received, dead_letter
+from workers.distributed.messages import Outgoing, Received, Rejections
 from workers.errors import StorageError, brief
 
 log = logging.getLogger(__name__)
@@ -49,6 +49,7 @@ def create_app(
     topics: Topics,
     partitions: int,
     group: str,
+    reject: Rejections,
     *,
     extraction: ExtractionHandler | None = None,
     lifecycle: LifecycleHandler | None = None,
@@ -56,7 +57,9 @@ def create_app(
 ) -> faust.App:
     """A Faust app whose agents run the given handlers (None: that role is not run here).
 
-    `datadir`: where Faust keeps its little local state (created if missing).
+    `reject`: where a message that makes a handler raise goes (`fr.dlq`, its words kept
+    where a forget reaches them). `datadir`: where Faust keeps its little local state
+    (created if missing).
     """
     datadir = datadir or "frecall-data/faust"
     Path(datadir).mkdir(parents=True, exist_ok=True)
@@ -144,8 +147,8 @@ def create_app(
                     raise
                 except Exception as exc:
                     log.exception("%s: processing failed", message.position)
-                    reason = f"processing failed: {brief(exc)}"
-                    out.append(Handled([dead_letter(message, reason)]))
+                    kind = f"processing failed ({type(exc).__name__})"
+                    out.append(Handled([reject(message, kind, brief(exc))]))
             return out
 
         return run

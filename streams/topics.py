@@ -8,6 +8,7 @@ turns, edges, commands and transitions share a partition number (co-partitioned)
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from confluent_kafka import KafkaException
@@ -108,3 +109,72 @@ def truncated(bootstrap: str, topics: list[str], timeout: float = 30) -> list[st
         return out
     finally:
         consumer.close()
+
+
+def lag(
+    bootstrap: str,
+    group: str,
+    topics: list[str],
+    partitions: Collection[int] | None = None,
+    timeout: float = 30,
+) -> int:
+    """Messages of `topics` (every partition, or those given) that `group` has not yet
+    committed: 0 once it has processed everything produced before the call. For waits
+    that must not guess with a sleep (tests, read-your-writes)."""
+    from confluent_kafka import Consumer, TopicPartition
+
+    consumer = Consumer(
+        {**client_config(bootstrap), "group.id": group, "enable.auto.commit": False}
+    )
+    try:
+        metadata = consumer.list_topics(timeout=timeout)
+        wanted = [
+            TopicPartition(topic, partition)
+            for topic in topics
+            if topic in metadata.topics
+            for partition in metadata.topics[topic].partitions
+            if partitions is None or partition in partitions
+        ]
+        if not wanted:
+            return 0
+        total = 0
+        for tp in consumer.committed(wanted, timeout=timeout):
+            low, high = consumer.get_watermark_offsets(
+                TopicPartition(tp.topic, tp.partition), timeout=timeout
+            )
+            total += max(0, high - (tp.offset if tp.offset >= 0 else low))
+        return total
+    except KafkaException as exc:
+        raise StorageError("kafka", "lag", f"{group}: {exc.args[0]}") from exc
+    finally:
+        consumer.close()
+
+
+def partition_for(key: str, partitions: int) -> int:
+    """The partition a keyed message goes to: murmur2 of the key, as the Java client,
+    aiokafka (Faust) and our producers (`murmur2_random`) compute it."""
+    return (_murmur2(key.encode("utf-8")) & 0x7FFF_FFFF) % partitions
+
+
+def _murmur2(data: bytes) -> int:
+    """Kafka's murmur2 (32-bit, seed 0x9747b28c), as an unsigned int."""
+    m, mask = 0x5BD1E995, 0xFFFF_FFFF
+    h = (0x9747B28C ^ len(data)) & mask
+    whole = len(data) - len(data) % 4
+    for i in range(0, whole, 4):
+        k = int.from_bytes(data[i : i + 4], "little")
+        k = (k * m) & mask
+        k ^= k >> 24
+        k = (k * m) & mask
+        h = ((h * m) & mask) ^ k
+    tail = data[whole:]
+    if len(tail) == 3:
+        h ^= tail[2] << 16
+    if len(tail) >= 2:
+        h ^= tail[1] << 8
+    if tail:
+        h ^= tail[0]
+        h = (h * m) & mask
+    h ^= h >> 13
+    h = (h * m) & mask
+    return h ^ (h >> 15)

@@ -48,11 +48,27 @@ class InputError(FRError):
 
 
 class NotQueryable(FRError):
-    """Read-your-writes: edges that were not queryable within the wait (HTTP 503)."""
+    """Read-your-writes: edges that were not queryable within the wait (HTTP 503).
 
-    def __init__(self, missing: list[str], timeout: float) -> None:
-        self.missing, self.timeout = missing, timeout
-        super().__init__(f"not queryable within {timeout:g} s: {', '.join(missing)}")
+    `settled`: the pipeline had applied everything sent for the user and they were still
+    not in the user's memory — they never will be (another user's ids, erased, or never
+    sent), so the answer came without waiting out the timeout.
+    """
+
+    def __init__(
+        self, missing: list[str], timeout: float, user_id: str | None = None, settled: bool = False
+    ) -> None:
+        self.missing, self.timeout, self.settled = missing, timeout, settled
+        whose = "" if user_id is None else f" for user {user_id}"
+        if settled:
+            why = (
+                f"not in the memory of user {user_id}: wait_for takes the ids an ingest of "
+                "this user's writes returned (another user's never become queryable here; "
+                "erased ones are gone)"
+            )
+        else:
+            why = f"not queryable{whose} within {timeout:g} s"
+        super().__init__(f"{why}: {', '.join(missing)}")
 
 
 class ConfigError(FRError):

@@ -33,6 +33,18 @@ class SparseVector:
 
 
 @dataclass(frozen=True, slots=True)
+class TermCounts:
+    """The lexical statistics of one user's memory, exact and live (deleted facts are out).
+
+    facts: how many facts the user has in the index (every state);
+    containing: for each term asked about, how many of those facts contain it.
+    """
+
+    facts: int
+    containing: Mapping[int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class IndexedFact:
     """A record ready for the vector index: its dense and BM25 sparse vectors."""
 
@@ -46,11 +58,14 @@ class Hit:
     """A search result: the record, the source's raw score, and its dense vector.
 
     The record of a search hit may come without its edge's embedding (it is `dense`).
+    `sparse`: the stored term weights, on hits of `search_sparse` (the query path scores
+    them exactly itself: workers/query/lexical.py).
     """
 
     record: FactRecord
     score: float
     dense: np.ndarray | None = None
+    sparse: SparseVector | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,10 +100,17 @@ def records_to_write(
 
 
 class VectorIndex(Protocol):
-    """Facts with a named dense vector, a BM25 sparse vector (IDF modifier) and a payload.
+    """Facts with a named dense vector, a BM25 term-frequency sparse vector and a payload.
 
     Implementations: Qdrant Edge (embedded default), Qdrant server via qdrant-client,
     in-memory fake. Raises `StorageError` on backend failure.
+
+    Searches are exact (no approximate index) and deterministic: results are ordered by
+    score, then by edge id, and the cut at `limit` follows that order, so the same facts
+    give the same hits whatever order they were written in. The store applies no
+    statistics of its own to sparse vectors (no IDF modifier): inverse document
+    frequencies are the caller's, from `term_counts` over one user's facts
+    (docs/architecture.md, "Lexical statistics").
     """
 
     def upsert(self, user_id: str, items: Sequence[IndexedFact]) -> None:
@@ -114,7 +136,12 @@ class VectorIndex(Protocol):
     def search_sparse(
         self, user_id: str, sparse: SparseVector, limit: int, flt: SearchFilter
     ) -> list[Hit]:
-        """Top `limit` by BM25 (sparse dot product with IDF), best first, with dense vectors."""
+        """Top `limit` by the sparse dot product with `sparse` (the query's weights: the
+        caller's IDF), best first, with dense vectors and the stored sparse vectors."""
+
+    def term_counts(self, user_id: str, terms: Sequence[int]) -> TermCounts:
+        """How many facts the user has, and how many of them contain each of `terms`
+        (sparse indices), counted over the live facts now."""
 
     def scroll(self, user_id: str) -> Iterator[FactRecord]:
         """Every fact of a user, any order."""

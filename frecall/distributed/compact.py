@@ -11,13 +11,13 @@ from frecall.settings import Settings
 from schemas.streams import TRANSITIONS, FactsChanged
 from streams.kafka_io import KafkaProducer
 from workers.lifecycle.compaction import CompactionReport, compact
-from workers.stores.archive import Archive
 
 
 def compact_distributed(
-    settings: Settings, stores: Stores, producer: KafkaProducer, archive: Archive, as_of: datetime
+    settings: Settings, stores: Stores, producer: KafkaProducer, as_of: datetime
 ) -> CompactionReport:
-    """Archive long-dead facts from the fact store and announce them. The job decides on a
+    """Archive long-dead facts from the fact store into the Redis archive (where a forget
+    reaches it, whichever machine runs this) and announce them. The job decides on a
     snapshot and deletes only if the user's facts did not change meanwhile: a fact a worker
     just made current stays."""
     topic = topics_of(settings).name(TRANSITIONS)
@@ -26,6 +26,7 @@ def compact_distributed(
         changed = FactsChanged(user_id=user, edge_ids=tuple(ids), source="compact")
         producer.produce(topic, user, changed.model_dump_json().encode())
 
-    report = compact(stores.facts, archive, stores.facts.users(), as_of, stores.policy, announce)
+    users = stores.facts.users()
+    report = compact(stores.facts, stores.archive, users, as_of, stores.policy, announce)
     producer.flush()
     return report

@@ -24,6 +24,7 @@ from frecall.deployment import LogSource, Ranking
 from frecall.distributed.compact import compact_distributed
 from frecall.distributed.from_kafka import replay_from_kafka
 from frecall.distributed.produce import Producers
+from frecall.distributed.read_your_writes import wait_for_writes
 from frecall.distributed.serving import ServingNode
 from frecall.distributed.stores import (
     Stores,
@@ -50,15 +51,13 @@ from scorer.score import DEFAULT_OPTIONS, ScoringOptions
 from streams.kafka_io import KafkaProducer
 from streams.lag import LagReader
 from streams.topics import ensure_topics
-from workers.errors import ConfigError, NotQueryable, StorageError
+from workers.errors import ConfigError, StorageError
 from workers.export import export_user
 from workers.inputs import EdgeInput, Item, Problems
 from workers.lifecycle.compaction import CompactionReport
 from workers.ports import Embedder, VectorIndex
 from workers.query.inspect import inspect_facts, summarize
 from workers.query.service import QueryService
-from workers.stores.archive import ARCHIVE_FILE, Archive
-from workers.stores.dead_letters import FileDeadLetters
 
 #: The topics the `frecall worker` processes consume (one consumer group, FR_KAFKA_GROUP).
 WORKER_TOPICS = (TURNS, EDGES, COMMANDS)
@@ -83,9 +82,8 @@ class DistributedDeployment:
         quiet: bool = False,
     ) -> None:
         self.settings = settings
-        self._problems = Problems(
-            FileDeadLetters(settings.data_dir / "dead-letters.jsonl"), err, quiet=quiet
-        )
+        self._err, self._quiet = err, quiet
+        self._problems_: Problems | None = None
         self._lock = threading.RLock()
         self._stores: Stores | None = None
         self._producers: Producers | None = None
@@ -109,6 +107,15 @@ class DistributedDeployment:
             if self._stores is None:
                 self._stores = open_stores(self.settings)
             return self._stores
+
+    @property
+    def _problems(self) -> Problems:
+        """Rejected input goes to the dead letters in Redis, per user, where the workers'
+        forget reaches them (from every process that produces: a file would stay behind)."""
+        with self._lock:
+            if self._problems_ is None:
+                self._problems_ = Problems(self._opened().letters, self._err, quiet=self._quiet)
+            return self._problems_
 
     def _model(self) -> Embedder:
         with self._lock:
@@ -175,8 +182,17 @@ class DistributedDeployment:
                 raise ConfigError("read-your-writes (wait_for) needs the serving process")
             return service.query(request)
         indexer = self._node.indexer
-        if wait_for and not indexer.wait_indexed(request.user_id, wait_for, timeout):
-            raise NotQueryable(indexer.missing(request.user_id, wait_for), timeout)
+        if wait_for:
+            bootstrap, _ = require_services(self.settings)
+            wait_for_writes(
+                self.settings,
+                bootstrap,
+                self._opened(),
+                indexer,
+                request.user_id,
+                wait_for,
+                timeout,
+            )
         with indexer.lock:
             return service.query(request)
 
@@ -211,12 +227,13 @@ class DistributedDeployment:
             raise StorageError("workers", "forget", f"no receipt within {FORGET_TIMEOUT_S} s")
         removed = dict(receipt)
         if self._node is not None:
-            # The workers erased it from Redis; the proof includes the vector index, once
-            # the indexer has taken out every fact the fact store dropped.
+            # The workers erased it from Redis, the archive and the dead letters; the proof
+            # includes the vector index, counted by the indexer as it applies the erasure.
             left = max(0.0, deadline - time.monotonic())
-            if not self._node.indexer.wait_erased(user_id, edge_id, left):
-                raise StorageError("indexer", "forget", "still in the vector index")
-            removed["vector_index"] = receipt.get("fact_store", 0)
+            taken = self._node.indexer.erasure(command.command_id, left)
+            if taken is None:
+                raise StorageError("indexer", "forget", "the erasure is not in the vector index")
+            removed["vector_index"] = taken
         return ForgetReceipt(
             user_id=user_id,
             edge_id=edge_id,
@@ -248,12 +265,11 @@ class DistributedDeployment:
 
     def compact(self, as_of: datetime) -> CompactionReport:
         bootstrap, _ = require_services(self.settings)
-        archive = Archive(self.settings.data_dir / ARCHIVE_FILE)
         with self._lock:
             if self._producer is None:
                 self._producer = KafkaProducer(bootstrap)
             producer = self._producer
-        return compact_distributed(self.settings, self._opened(), producer, archive, as_of)
+        return compact_distributed(self.settings, self._opened(), producer, as_of)
 
     def consumer_lag(self) -> tuple[dict[tuple[str, str], int], int | None]:
         """For the serving process's metrics: messages the workers (`fr.turns`, `fr.edges`,

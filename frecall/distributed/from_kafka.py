@@ -7,6 +7,8 @@ the ledger's tombstones, so that a late copy of an erased edge stays out afterwa
 
 from __future__ import annotations
 
+import os
+import socket
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -23,6 +25,7 @@ from frecall.distributed.stores import (
     open_stores,
     open_vectors,
     prefix_of,
+    presence,
     require_services,
     topics_of,
 )
@@ -36,17 +39,48 @@ from workers.distributed.indexer import Indexer
 from workers.errors import ConfigError
 from workers.lifecycle.replay import ByIssueTime, rebuild
 from workers.progress import Progress
-from workers.stores.redis_client import connect
+from workers.stores.redis_client import RedisClient, connect
+from workers.stores.redis_presence import RedisPresence, describe
 
 M = TypeVar("M", bound=BaseModel)
 
 
+#: How long the replay marker lasts if the replay dies without removing it (seconds).
+REPLAY_MARK_TTL_S = 6 * 3600
+
+
 def replay_from_kafka(settings: Settings) -> ReplayReport:
     """Rebuild Redis and the vector index from fr.edges + fr.commands into a new generation,
-    then switch over. Run it with the workers and the serving process stopped."""
+    then switch over. Run it with the workers and the serving processes stopped: it
+    refuses while any of them is registered (whatever data dir it was given), and they
+    refuse to start while it runs."""
     bootstrap, url = require_services(settings)
-    topics = topics_of(settings)
     client = connect(url)
+    registry = presence(client, settings)
+    _refuse_if_running(registry)
+    who = f"pid {os.getpid()} on {socket.gethostname()}"
+    if not registry.begin_replay(who, REPLAY_MARK_TTL_S):
+        raise ConfigError(f"another `replay --from-kafka` is running ({registry.replaying()})")
+    try:
+        _refuse_if_running(registry)  # one that registered just before the mark
+        return _replay(settings, bootstrap, client)
+    finally:
+        registry.end_replay()
+        client.close()
+
+
+def _refuse_if_running(registry: RedisPresence) -> None:
+    running = registry.alive()
+    if running:
+        names = "; ".join(describe(m) for m in running)
+        raise ConfigError(
+            f"stop the workers and the serving processes before `replay --from-kafka` "
+            f"(they open the new generation at start); running: {names}"
+        )
+
+
+def _replay(settings: Settings, bootstrap: str, client: RedisClient) -> ReplayReport:
+    topics = topics_of(settings)
     old = generation(client, settings)
     new = old + 1
     gone = truncated(bootstrap, topics.log())
@@ -55,11 +89,12 @@ def replay_from_kafka(settings: Settings) -> ReplayReport:
             "the log was truncated by retention, a replay would lose facts or bring erased "
             f"ones back: {'; '.join(gone[:5])} (keep fr.edges and fr.commands forever)"
         )
+    # A second line: consumers that predate registration (or never registered).
     for group in (settings.kafka_group, indexer_group(settings, old)):
         if active_members(bootstrap, group):
             raise ConfigError(
                 f"consumer group {group} is running: stop the workers and the serving "
-                "process before `replay --from-kafka` (they open the new generation at start)"
+                "processes before `replay --from-kafka` (they open the new generation at start)"
             )
     drop_prefix(client, prefix_of(settings, new))
     started = time.monotonic()
@@ -99,7 +134,6 @@ def replay_from_kafka(settings: Settings) -> ReplayReport:
     drop_prefix(client, prefix_of(settings, old))
     drop_vectors(settings, old)
     stores.close()
-    client.close()
     origin = f"Kafka into generation {new}"
     update = {"users": len(users), "generation": new, "seconds": seconds, "origin": origin}
     return report.model_copy(update=update)

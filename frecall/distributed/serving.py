@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from frecall.distributed.stores import Stores, generation, indexer_group, open_vectors, topics_of
+from frecall.distributed.stores import (
+    Stores,
+    generation,
+    indexer_group,
+    open_vectors,
+    register,
+    topics_of,
+)
 from frecall.observability.timings import INDEXED
 from frecall.settings import Settings
 from schemas.streams import TRANSITIONS, FactsChanged
@@ -19,8 +26,14 @@ class ServingNode:
     process that opens that index. Reads of the index take `indexer.lock`."""
 
     def __init__(self, settings: Settings, stores: Stores, dim: int, bootstrap: str) -> None:
+        # Registered first: a replay refuses from here on, and none may be running now.
+        self.heartbeat = register(settings, stores.client, "serve")
         gen = generation(stores.client, settings)
-        self.vectors: VectorIndex = open_vectors(settings, dim, gen)
+        try:
+            self.vectors: VectorIndex = open_vectors(settings, dim, gen)
+        except BaseException:
+            self.heartbeat.stop()
+            raise
         self.indexer = Indexer(stores.facts, self.vectors)
         self.loop_group = indexer_group(settings, gen)
         self.loop = ConsumerLoop(
@@ -45,3 +58,4 @@ class ServingNode:
     def close(self) -> None:
         self.loop.stop()
         self.vectors.close()
+        self.heartbeat.stop()

@@ -15,9 +15,12 @@ from streams.topics import Topics
 from workers.errors import ConfigError
 from workers.lifecycle.service import LifecycleService
 from workers.ports import VectorIndex
+from workers.stores.redis_archive import RedisArchive
 from workers.stores.redis_client import RedisClient, connect
+from workers.stores.redis_dead_letters import RedisDeadLetters
 from workers.stores.redis_facts import RedisFactStore
 from workers.stores.redis_ledger import RedisDeliveryLedger
+from workers.stores.redis_presence import Heartbeat, RedisPresence
 from workers.stores.redis_slots import RedisSlotIndex
 from workers.stores.redis_turns import RedisTurnContext
 
@@ -38,6 +41,34 @@ def generation(client: RedisClient, settings: Settings) -> int:
 
 def prefix_of(settings: Settings, gen: int) -> str:
     return settings.redis_prefix if gen == 0 else f"{settings.redis_prefix}.g{gen}"
+
+
+def kept_prefix(settings: Settings) -> str:
+    """Where what a replay does not rebuild lives (the archive, dead letters): under no
+    generation's prefix, so that no generation switch drops it."""
+    return f"{settings.redis_prefix}.kept"
+
+
+def presence(client: RedisClient, settings: Settings) -> RedisPresence:
+    """The deployment's registry of running serving processes and workers."""
+    return RedisPresence(client, settings.redis_prefix)
+
+
+def register(settings: Settings, client: RedisClient, role: str) -> Heartbeat:
+    """Register this process (`serve`, `worker`) for as long as it runs, so that a replay
+    refuses to switch generations under it; refuse to start while a replay runs."""
+    registry = presence(client, settings)
+    running = registry.replaying()
+    if running is not None:
+        raise ConfigError(
+            f"`frecall replay --from-kafka` is running ({running}): start {role} once it is done"
+        )
+    info = {
+        "role": role,
+        "data_dir": str(settings.data_dir.resolve()),
+        "generation": generation(client, settings),
+    }
+    return Heartbeat(registry, info).start()
 
 
 def collection_name(settings: Settings, gen: int) -> str:
@@ -83,7 +114,8 @@ def reader_settings(settings: Settings) -> Settings:
 
 @dataclass
 class Stores:
-    """One generation's Redis stores and the lifecycle service over them."""
+    """One generation's Redis stores and the lifecycle service over them, with the archive
+    and the dead letters (which no generation owns)."""
 
     client: RedisClient
     facts: RedisFactStore
@@ -92,6 +124,8 @@ class Stores:
     slots: RedisSlotIndex
     lifecycle: LifecycleService
     policy: Policy
+    archive: RedisArchive
+    letters: RedisDeadLetters
 
     def close(self) -> None:
         self.client.close()
@@ -112,6 +146,8 @@ def open_stores(settings: Settings, gen: int | None = None) -> Stores:
         slots,
         LifecycleService(slots, facts, policy),
         policy,
+        RedisArchive(client, kept_prefix(settings), prefix),
+        RedisDeadLetters(client, kept_prefix(settings)),
     )
 
 

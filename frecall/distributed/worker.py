@@ -6,12 +6,13 @@ import sys
 from pathlib import Path
 
 from frecall.bootstrap import make_embedder, make_extractor
-from frecall.distributed.stores import open_stores, require_services, topics_of
+from frecall.distributed.stores import open_stores, register, require_services, topics_of
 from frecall.settings import Settings
 from streams.faust_app import create_app, run_worker
 from streams.topics import ensure_topics
 from workers.distributed.extraction import ExtractionHandler
 from workers.distributed.lifecycle import LifecycleHandler
+from workers.distributed.messages import Rejections
 from workers.errors import ConfigError
 
 ROLES = frozenset({"extraction", "lifecycle"})
@@ -26,18 +27,23 @@ def run(settings: Settings, roles: set[str], loglevel: str) -> None:
     topics = topics_of(settings)
     ensure_topics(bootstrap, topics, settings.kafka_partitions, settings.kafka_replication)
     stores = open_stores(settings)
+    heartbeat = register(settings, stores.client, "worker")
+    reject = Rejections(stores.letters)
     extraction = lifecycle = None
     if "extraction" in roles:
         extractor = make_extractor(settings)
         embedder = make_embedder(settings)
-        extraction = ExtractionHandler(extractor, embedder, stores.turns, stores.ledger)
+        extraction = ExtractionHandler(extractor, embedder, stores.turns, stores.ledger, reject)
     if "lifecycle" in roles:
-        lifecycle = LifecycleHandler(stores.lifecycle, stores.facts, stores.ledger, stores.turns)
+        lifecycle = LifecycleHandler(
+            stores.lifecycle, stores.facts, stores.ledger, stores.turns, reject, stores.archive
+        )
     app = create_app(
         bootstrap,
         topics,
         settings.kafka_partitions,
         settings.kafka_group,
+        reject,
         extraction=extraction,
         lifecycle=lifecycle,
         datadir=str(_mkdir(settings.data_dir / "faust")),
@@ -46,6 +52,7 @@ def run(settings: Settings, roles: set[str], loglevel: str) -> None:
     try:
         run_worker(app, loglevel)
     finally:
+        heartbeat.stop()
         stores.close()
 
 

@@ -35,7 +35,7 @@ from schemas.results import (
 )
 from scorer.score import ScoringOptions
 from workers.app import App
-from workers.errors import ConfigError
+from workers.errors import ConfigError, NotQueryable
 from workers.export import export_user
 from workers.inputs import EdgeInput, Item
 from workers.lifecycle.compaction import CompactionReport, compact
@@ -137,7 +137,14 @@ class EmbeddedDeployment:
         wait_for: Sequence[str] = (),
         timeout: float = 10.0,
     ) -> QueryResult:
-        app = self.app  # writes were applied before they answered: nothing to wait for
+        app = self.app
+        if wait_for:
+            # Writes were applied before they answered: nothing to wait for, but an id
+            # that is not in the user's memory never will be (another user's, erased).
+            found = {r.edge_id for r in app.vectors.get(request.user_id, list(wait_for))}
+            missing = [i for i in dict.fromkeys(wait_for) if i not in found]
+            if missing:
+                raise NotQueryable(missing, timeout, request.user_id, settled=True)
         if ranking == "similarity":
             return self._flat(app).query(request)
         return app.queries.query(request)

@@ -17,8 +17,9 @@ from schemas.streams import DLQ
 from streams.faust_app import create_app, run_worker
 from streams.topics import Topics
 from workers.distributed.lifecycle import Handled
-from workers.distributed.messages import Outgoing, Received
+from workers.distributed.messages import Outgoing, Received, Rejections
 from workers.errors import StorageError
+from workers.stores.dead_letters import InMemoryDeadLetters
 
 
 def main() -> None:
@@ -54,6 +55,7 @@ def main() -> None:
         Topics(prefix),
         1,
         prefix + "group",
+        Rejections(InMemoryDeadLetters()),
         lifecycle=Scripted(),  # type: ignore[arg-type]
         datadir=str(log.parent / "faust"),
     )

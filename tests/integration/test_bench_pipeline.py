@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from tests.conftest import in_ci
 from workers.stores.redis_client import connect
 
 pytestmark = pytest.mark.integration
@@ -20,7 +21,7 @@ def services() -> tuple[str, str]:
     """The test broker and Redis; skipped when neither is there, except under CI."""
     bootstrap = os.environ.get("FR_TEST_KAFKA_BOOTSTRAP")
     url = os.environ.get("FR_TEST_REDIS_URL")
-    if not bootstrap and not url and os.environ.get("CI") != "true":
+    if not bootstrap and not url and not in_ci():
         pytest.skip("FR_TEST_KAFKA_BOOTSTRAP/FR_TEST_REDIS_URL are not set")
     if not bootstrap or not url:
         pytest.fail("the pipeline bench needs both FR_TEST_KAFKA_BOOTSTRAP and FR_TEST_REDIS_URL")

@@ -22,7 +22,9 @@ from redis.crc import key_slot
 
 from tests.delivery_ports_contract import T0, fact, turn
 from tests.slot_index_contract import SPECIAL_SLOTS, SPECIAL_USERS, edge
+from workers.stores.redis_archive import RedisArchive
 from workers.stores.redis_client import connect
+from workers.stores.redis_dead_letters import RedisDeadLetters
 from workers.stores.redis_facts import RedisFactStore
 from workers.stores.redis_keys import UserKeys
 from workers.stores.redis_ledger import RedisDeliveryLedger
@@ -129,6 +131,19 @@ def _exercise(url: str, prefix: str, user: str) -> None:
     turns.remember_extracted(turn("t1", 0, user), [])
     turns.extracted(turn("t1", 0, user))
     turns.forget_user(user)
+    # What no generation owns (`<prefix>.kept`): the archive's append reads the ledger's
+    # tombstones, in the same user's slot.
+    archive, letters = (
+        RedisArchive(client, prefix + ".kept", prefix),
+        RedisDeadLetters(client, prefix + ".kept"),
+    )
+    archive.append([(fact("c", user, 8).record, "expired", T0)], T0)
+    archive.records(user)
+    archive.redact(user, "c")
+    archive.redact(user, None, T0)
+    letters.put_for(user, "fr.edges", "0/1", "not an edge event", "x")
+    letters.of(user)
+    letters.redact_user(user)
 
 
 def _script_shas(url: str) -> set[bytes]:
@@ -136,6 +151,7 @@ def _script_shas(url: str) -> set[bytes]:
     client = connect(url)
     adapters = [cls(client, "x") for cls in (RedisFactStore, RedisDeliveryLedger,
                                               RedisSlotIndex, RedisTurnContext)]  # fmt: skip
+    adapters += [RedisArchive(client, "x.kept", "x"), RedisDeadLetters(client, "x.kept")]
     scripts = [v for a in adapters for v in vars(a).values() if isinstance(v, Script)]
     client.close()
     assert scripts, "no script found: the adapters' attributes changed, fix this test"
@@ -156,7 +172,7 @@ def test_every_command_and_script_stays_in_the_users_slot(redis_url: str) -> Non
     monitor.join(timeout=60)
     assert monitor.ended, "MONITOR did not see the end marker"
 
-    keys = UserKeys(prefix)
+    keys, kept = UserKeys(prefix), UserKeys(prefix + ".kept")
     user, checked = None, 0
     scripts_run: dict[str, set[bytes]] = {u: set() for u in users}
     for who, args in monitor.commands:
@@ -169,7 +185,8 @@ def test_every_command_and_script_stays_in_the_users_slot(redis_url: str) -> Non
             scripts_run[user].add(args[1])
         base = keys.base(user).encode()
         for key in _keys(control, args):
-            assert key.startswith(base) and key_slot(key) == key_slot(base), (user, who, args)
+            assert key.startswith((base, kept.base(user).encode())), (user, who, args)
+            assert key_slot(key) == key_slot(base), (user, who, args)
             checked += 1
     control.close()
     assert scripts_run == {u: _script_shas(redis_url) for u in users}  # all, for each user

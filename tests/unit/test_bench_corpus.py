@@ -135,7 +135,14 @@ def test_bench_query_smoke_run_prints_one_json_object(
     )
     assert query.run(args, [200]) == 0
     result = json.loads(capsys.readouterr().out)
-    for key in ("p50_ms", "p95_ms", "p99_ms", "flat_p50_ms", "dense_search_p50_ms"):
+    for key in (
+        "p50_ms",
+        "p95_ms",
+        "p99_ms",
+        "flat_p50_ms",
+        "dense_search_p50_ms",
+        "lexical_stats_p50_ms",
+    ):
         assert result[key]["200"] > 0, key
     assert result["ingest_facts_per_s"]["200"] > 0
     assert result["facts"] == {"200": 200}

@@ -19,18 +19,22 @@ from schemas.streams import DLQ, EDGES, TRANSITIONS, DeadLetter, FactsChanged
 from workers.distributed.extraction import ExtractionHandler
 from workers.distributed.indexer import Indexer
 from workers.distributed.lifecycle import LifecycleHandler
-from workers.distributed.messages import Outgoing, Received
+from workers.distributed.messages import Outgoing, Received, Rejections
 from workers.embedding.hashing import HashingEmbedder
 from workers.errors import StorageError
 from workers.extraction.rules import RuleExtractor
 from workers.inputs import EdgeInput
 from workers.lifecycle.service import LifecycleService
 from workers.ports import SlotIndex
+from workers.stores.dead_letters import InMemoryDeadLetters
+from workers.stores.memory_archive import InMemoryArchive
 from workers.stores.memory_facts import InMemoryFactStore
 from workers.stores.memory_ledger import InMemoryDeliveryLedger
 from workers.stores.memory_slots import InMemorySlotIndex
 from workers.stores.memory_turns import InMemoryTurnContext
 from workers.stores.memory_vectors import InMemoryVectorIndex
+from workers.stores.redis_archive import RedisArchive
+from workers.stores.redis_dead_letters import RedisDeadLetters
 from workers.stores.redis_facts import RedisFactStore
 from workers.stores.redis_ledger import RedisDeliveryLedger
 from workers.stores.redis_slots import RedisSlotIndex
@@ -38,6 +42,8 @@ from workers.stores.redis_turns import RedisTurnContext
 
 STORY = Path(__file__).resolve().parents[2] / "frecall" / "demo" / "story.jsonl"
 EMBEDDER = HashingEmbedder()
+#: After the story's ingest times: a whole-user erasure takes everything up to it.
+T_FORGET = datetime(2027, 1, 1, tzinfo=UTC)
 
 
 def edge(row: dict[str, object]) -> EdgeEvent:
@@ -71,12 +77,25 @@ class Ports:
     ledger: RedisDeliveryLedger | InMemoryDeliveryLedger
     context: RedisTurnContext | InMemoryTurnContext
     slots: SlotIndex
+    letters: RedisDeadLetters | InMemoryDeadLetters
+    archive: RedisArchive | InMemoryArchive
 
     def service(self) -> LifecycleService:
         return LifecycleService(self.slots, self.facts, load_policy(None))
 
+    @property
+    def reject(self) -> Rejections:
+        return Rejections(self.letters)
+
     def handler(self, service: LifecycleService | None = None) -> LifecycleHandler:
-        return LifecycleHandler(service or self.service(), self.facts, self.ledger, self.context)
+        return LifecycleHandler(
+            service or self.service(),
+            self.facts,
+            self.ledger,
+            self.context,
+            self.reject,
+            self.archive,
+        )
 
 
 def on_redis(
@@ -88,12 +107,21 @@ def on_redis(
         RedisDeliveryLedger(client, "t"),
         RedisTurnContext(client, "t"),
         slots(client, "t"),
+        RedisDeadLetters(client, "t.kept"),
+        RedisArchive(client, "t.kept", "t"),
     )
 
 
 def in_memory() -> Ports:
     ledger = InMemoryDeliveryLedger()
-    return Ports(InMemoryFactStore(ledger), ledger, InMemoryTurnContext(), InMemorySlotIndex())
+    return Ports(
+        InMemoryFactStore(ledger),
+        ledger,
+        InMemoryTurnContext(),
+        InMemorySlotIndex(),
+        InMemoryDeadLetters(),
+        InMemoryArchive(),
+    )
 
 
 Stores = tuple[LifecycleHandler, RedisFactStore | InMemoryFactStore, LifecycleService]
@@ -142,16 +170,58 @@ def test_an_edge_applied_but_never_announced_is_announced_in_full(stores: Stores
     assert {"city-istanbul", "city-london", "city-london-maybe"} <= set(redelivered.edge_ids)
 
 
-def test_malformed_edges_become_dead_letters_with_their_origin(stores: Stores) -> None:
-    handler, facts, _ = stores
+@pytest.mark.parametrize("ports", [on_redis, in_memory])
+def test_malformed_edges_become_dead_letters_without_their_words(
+    ports: Callable[[], Ports],
+) -> None:
+    stores = ports()
+    handler = stores.handler()
     bare = story()[0].model_copy(update={"embedding": None})
-    for offset, raw in enumerate((b"\xff{", b'{"kind": "edge"}', bare.model_dump_json().encode())):
+    raws = (
+        b"\xff{",
+        b'{"kind": "edge", "text": "Maya lives in Lisbon"}',
+        bare.model_dump_json().encode(),
+    )
+    for offset, raw in enumerate(raws):
         (out,) = handler.handle_edge(received(raw, offset=offset)).outgoing
         assert out.topic == DLQ
         letter = DeadLetter.model_validate_json(out.value)
         assert (letter.topic, letter.partition, letter.offset) == (EDGES, 0, offset)
-        assert letter.reason and letter.raw
-    assert facts.count("maya") == 0
+        assert letter.reason in {"not an edge event", "edge has no embedding"}
+        # fr.dlq cannot forget: it keeps no input, and no reason that quotes it.
+        assert letter.raw is None and b"Lisbon" not in out.value and b"Istanbul" not in out.value
+    kept = stores.letters.of("maya")  # the words, where a forget reaches them
+    assert [d["position"] for d in kept] == ["0/0", "0/1", "0/2"]
+    assert "Lisbon" in kept[1]["raw"] and kept[1]["reason"].startswith("not an edge event: ")
+    assert stores.facts.count("maya") == 0
+
+
+@pytest.mark.parametrize("ports", [on_redis, in_memory])
+def test_forget_reaches_the_archive_and_the_dead_letters(ports: Callable[[], Ports]) -> None:
+    stores = ports()
+    handler = stores.handler()
+    edges = story()
+    for e in edges[:4]:
+        handler.handle_edge(received(e.model_dump_json().encode())).confirm()
+    handler.handle_edge(received(b"not json", offset=9))
+    stores.letters.put_for("bob", EDGES, "0/10", "not an edge event", "{}")
+    compacted = [
+        r for r in stores.facts.scroll("maya") if r.edge_id in {"rent-950", "job-engineer"}
+    ]
+    stores.archive.append([(r, "superseded", r.edge.ingest_time) for r in compacted], T_FORGET)
+    one = ForgetCommand(command_id="c1", user_id="maya", edge_id="rent-950", issued_at=T_FORGET)
+    receipt = announced(handler.handle_command(received(one.model_dump_json().encode())).outgoing)
+    assert receipt.receipt == {"fact_store": 1, "slot_index": 1, "archive": 1}
+    everything = ForgetCommand(command_id="c2", user_id="maya", edge_id=None, issued_at=T_FORGET)
+    handled = handler.handle_command(received(everything.model_dump_json().encode()))
+    receipt = announced(handled.outgoing)
+    assert receipt.receipt is not None
+    assert (receipt.receipt["archive"], receipt.receipt["dead_letters"]) == (1, 1)
+    assert stores.archive.records("maya") == [] and stores.letters.of("maya") == []
+    assert len(stores.letters.of("bob")) == 1  # another user's letters stay
+    # A redelivered command finds nothing left; the first attempt's receipt is kept.
+    handler.handle_command(received(everything.model_dump_json().encode()))
+    assert stores.ledger.receipt("maya", "c2") == receipt.receipt
 
 
 def test_forget_tombstones_late_copies_and_returns_a_receipt(stores: Stores) -> None:
@@ -195,7 +265,7 @@ def test_extraction_yields_embedded_edges_and_dead_letters_bad_turns(
 ) -> None:
     stores = ports()
     context = stores.context
-    handler = ExtractionHandler(RuleExtractor(), EMBEDDER, context, stores.ledger)
+    handler = ExtractionHandler(RuleExtractor(), EMBEDDER, context, stores.ledger, stores.reject)
     turn = user_turn("bob", "t1", LISBON, datetime(2026, 1, 1, tzinfo=UTC))
     good = Received("fr.turns", 1, 7, "bob", turn.model_dump_json().encode())
     bad = Received("fr.turns", 1, 8, "bob", b'{"user_id": "bob"}')
@@ -411,7 +481,13 @@ def test_a_redelivered_turn_gets_its_first_extraction_even_from_a_fickle_llm() -
     stores = on_redis()
     context = stores.context
     extractor = Fickle()
-    handler = ExtractionHandler(extractor, EMBEDDER, context, stores.ledger)  # type: ignore[arg-type]
+    handler = ExtractionHandler(
+        extractor,  # type: ignore[arg-type]
+        EMBEDDER,
+        context,
+        stores.ledger,
+        stores.reject,
+    )
     turn = user_turn("bob", "t1", LISBON, datetime(2026, 1, 1, tzinfo=UTC))
     message = Received("fr.turns", 0, 1, "bob", turn.model_dump_json().encode())
     first = [o.value for o in handler.handle_turns([message])]

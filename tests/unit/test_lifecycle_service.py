@@ -142,3 +142,48 @@ def test_forgetting_a_user_leaves_other_tenants_alone() -> None:
     assert receipt.removed["vector_index"] == 10
     assert states(vectors) == {}
     assert states(vectors, "u2") == {"other_user": S.ACTIVE}
+
+
+def _raw_turn(edge_id: str, of: tuple[str, ...], day: float = 0) -> EdgeEvent:
+    return edge(
+        edge_id, day=day, slot=None, update="accumulate", text=f"turn {edge_id}"
+    ).model_copy(update={"episodic": True, "episodic_of": of, "categories": {Category.OTHER: 1.0}})
+
+
+def test_forgetting_a_fact_frees_the_raw_turn_that_inherited_its_state() -> None:
+    # Found by tests/unit/test_stream_properties.py: the turn kept its fact's retraction.
+    trip = edge("trip", slot="trip.lisbon", category=Category.LOGISTICAL_CONTEXT)
+    off = edge("off", day=1, slot="user.diet", retracts=("trip.lisbon",))
+    turn = _raw_turn("turn", ("trip",))
+    svc, vectors = service()
+    for e in (trip, off, turn):
+        svc.apply(e)
+    assert states(vectors)["turn"] is S.RETRACTED
+    svc.forget(_forget("u1", "trip"))
+    never, never_vectors = service()
+    for e in (off, turn):
+        never.apply(e)
+    assert dumps_stable(export_user(vectors, "u1")) == dumps_stable(
+        export_user(never_vectors, "u1")
+    )
+    assert states(vectors)["turn"] is S.ACTIVE
+
+
+def test_a_raw_turn_follows_who_superseded_its_fact_not_only_the_state() -> None:
+    # The fact stays superseded when its superseder is forgotten, by another one now.
+    fish = edge("fish", day=0, confidence=0.4)
+    veg_late = edge("veg_late", day=2, confidence=0.8)
+    veg_early = edge("veg_early", day=1, confidence=0.8)
+    turn = _raw_turn("turn", ("fish",))
+    svc, vectors = service()
+    for e in (fish, veg_late, veg_early, turn):
+        svc.apply(e)
+    svc.forget(_forget("u1", "veg_early"))
+    never, never_vectors = service()
+    for e in (fish, veg_late, turn):
+        never.apply(e)
+    assert dumps_stable(export_user(vectors, "u1")) == dumps_stable(
+        export_user(never_vectors, "u1")
+    )
+    raw = next(r for r in vectors.scroll("u1") if r.edge_id == "turn")
+    assert raw.lifecycle.state is S.SUPERSEDED and raw.lifecycle.superseded_by == "veg_late"

@@ -346,14 +346,51 @@ def test_persistent_5xx_gives_up_after_retries_attempts(
     assert isinstance(excinfo.value.__cause__, openai.InternalServerError)
 
 
+class FakeClock:
+    """Monotonic time that only the retry policy's sleeps move (no wall-clock windows)."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+        self.sleeps: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
 def test_retries_stop_at_the_deadline(fake_openai: FakeOpenAI, client: openai.OpenAI) -> None:
     fake_openai.chat_default = ChatReply.error(502)
-    llm = extractor(client, retries=50, backoff_s=0.05, deadline_s=0.4)
-    with pytest.raises(LLMExtractionError, match=r"deadline of 0.4s reached") as excinfo:
+    clock = FakeClock()
+    llm = extractor(
+        client,
+        retries=50,
+        backoff_s=1.0,
+        deadline_s=20.0,
+        clock=clock,
+        sleep=clock.sleep,
+        jitter=lambda: 1.0,  # the full step: 1, 2, 4, 8 s … the next (16) would pass 20 s
+    )
+    with pytest.raises(LLMExtractionError, match=r"deadline of 20s reached") as excinfo:
         llm.extract(turn(LONDON))
-    attempts = excinfo.value.attempts
-    assert 2 <= attempts < 50 and len(fake_openai.requests) == attempts
-    assert llm.usage.calls == llm.usage.failures == attempts
+    assert clock.sleeps == [1.0, 2.0, 4.0, 8.0]
+    assert excinfo.value.attempts == 5 == len(fake_openai.requests)
+    assert llm.usage.calls == llm.usage.failures == 5
+
+
+def test_backoff_doubles_with_jitter_in_the_upper_half_of_each_step(
+    fake_openai: FakeOpenAI, client: openai.OpenAI
+) -> None:
+    fake_openai.chat_default = ChatReply.error(503)
+    clock = FakeClock()
+    llm = extractor(
+        client, retries=4, backoff_s=0.5, clock=clock, sleep=clock.sleep, jitter=lambda: 0.0
+    )
+    with pytest.raises(LLMExtractionError, match="gave up after 4 attempts"):
+        llm.extract(turn(LONDON))
+    assert clock.sleeps == [0.25, 0.5, 1.0]  # half of 0.5, 1, 2 s: jitter 0 is the floor
 
 
 def test_timeouts_are_retried(fake_openai: FakeOpenAI, client: openai.OpenAI) -> None:

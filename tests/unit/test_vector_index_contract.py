@@ -25,7 +25,8 @@ from schemas.categories import Category, LifecycleState
 from schemas.events import EdgeEvent, Embedding
 from schemas.records import FactRecord, Lifecycle, SoftPressure
 from workers.errors import StorageError
-from workers.ports import Hit, IndexedFact, SearchFilter, VectorIndex
+from workers.ports import Hit, IndexedFact, SearchFilter, SparseVector, TermCounts, VectorIndex
+from workers.query.lexical import search_lexical
 from workers.stores import qdrant_payload
 from workers.stores.memory_vectors import InMemoryVectorIndex
 from workers.stores.qdrant_edge import QdrantEdgeIndex
@@ -237,26 +238,51 @@ def test_sparse_ranking_exact_rare_word_wins(index: VectorIndex) -> None:
         "unrelated": "My sister lives in Porto",
     }
     index.upsert("u1", [fact("u1", k, v) for k, v in texts.items()])
-    hits = index.search_sparse("u1", query_vector("Which Toyota do I drive?"), 10, ALL)
+    hits = search_lexical(index, "u1", "Which Toyota do I drive?", 10, ALL)
     assert ids(hits)[0] == "toyota"
     assert set(ids(hits)) == {"commute", "toyota", "highway", "roadtrip"}  # overlap only
     assert all(a.score >= b.score > 0 for a, b in itertools.pairwise(hits))
     assert all(h.dense is not None and h.dense.shape == (DIM,) for h in hits)
-    assert index.search_sparse("u1", query_vector("the of and"), 10, ALL) == []
+    assert search_lexical(index, "u1", "the of and", 10, ALL) == []
+    assert search_lexical(index, "u1", "zebra", 10, ALL) == []  # no fact has the word
 
 
-def test_sparse_scores_use_collection_wide_idf(index: VectorIndex) -> None:
-    # IDF is computed over the whole collection, every user, as Qdrant's IDF modifier does;
-    # facts without a single token have no sparse vector and are not counted in N.
+def test_sparse_search_is_the_plain_dot_product_with_the_stored_weights(
+    index: VectorIndex,
+) -> None:
+    # No IDF of the store's own: the score is Σ query weight · stored weight, and the hit
+    # carries the stored weights (float32, as Qdrant keeps them).
+    index.upsert("u1", [fact("u1", "a", "lisbon lisbon porto"), fact("u1", "b", "porto")])
+    doc = document_vector("lisbon lisbon porto")
+    lisbon, porto = query_vector("lisbon").indices[0], query_vector("porto").indices[0]
+    query = SparseVector((lisbon, porto), (3.0, 0.5))
+    hits = index.search_sparse("u1", query, 10, ALL)
+    assert ids(hits) == ["a", "b"]
+    stored = dict(zip(doc.indices, (float(np.float32(v)) for v in doc.values), strict=True))
+    assert hits[0].sparse is not None
+    assert dict(zip(hits[0].sparse.indices, hits[0].sparse.values, strict=True)) == stored
+    want = 3.0 * stored[lisbon] + 0.5 * stored[porto]
+    assert hits[0].score == pytest.approx(want, rel=1e-6)
+
+
+def test_term_counts_are_per_user_and_live(index: VectorIndex) -> None:
+    # Each user's memory is its own corpus: N and n(t) count that user's live facts only.
     index.upsert(
         "u1", [fact("u1", "a", "lisbon"), fact("u1", "b", "porto"), fact("u1", "c", "the")]
     )
-    index.upsert("u2", [fact("u2", "a", "lisbon"), fact("u2", "b", "madrid")])
-    [hit] = index.search_sparse("u1", query_vector("lisbon"), 10, ALL)
-    n_docs, n_lisbon = 4, 2
-    idf = math.log(1 + (n_docs - n_lisbon + 0.5) / (n_lisbon + 0.5))
-    weight = document_vector("lisbon").values[0]
-    assert hit.score == pytest.approx(idf * weight, rel=1e-5)
+    index.upsert("u2", [fact("u2", "a", "lisbon"), fact("u2", "b", "madrid lisbon")])
+    lisbon, porto, madrid = (query_vector(w).indices[0] for w in ("lisbon", "porto", "madrid"))
+    assert index.term_counts("u1", [lisbon, porto, madrid]) == TermCounts(
+        3, {lisbon: 1, porto: 1, madrid: 0}
+    )
+    assert index.term_counts("u2", [lisbon]) == TermCounts(2, {lisbon: 2})
+    assert index.term_counts("nobody", [lisbon]) == TermCounts(0, {lisbon: 0})
+    index.delete("u1", ["a"])
+    assert index.term_counts("u1", [lisbon, porto]) == TermCounts(2, {lisbon: 0, porto: 1})
+    index.delete_user("u2")
+    assert index.term_counts("u1", [porto]) == TermCounts(2, {porto: 1})
+    index.upsert("u1", [fact("u1", "b", "lisbon")])  # re-upsert replaces the terms
+    assert index.term_counts("u1", [lisbon, porto]) == TermCounts(2, {lisbon: 1, porto: 0})
 
 
 def test_search_filter(index: VectorIndex) -> None:
@@ -425,7 +451,7 @@ def test_edge_reopen_keeps_data_and_locks_the_directory(tmp_path: Path) -> None:
         assert records["e0"].lifecycle.state is SUPERSEDED
         assert records["e3"] == items[3].record
         active = SearchFilter(states=frozenset({ACTIVE}))
-        assert ids(again.search_sparse("u1", query_vector("lisbon"), 2, active))[0] != "e0"
+        assert ids(search_lexical(again, "u1", "lisbon", 2, active))[0] != "e0"
         assert ids(again.search_dense("u1", vec(1, 4), 1, active)) == ["e4"]
     finally:
         again.close()
@@ -461,3 +487,28 @@ def test_server_errors_become_storage_errors() -> None:
             QdrantServerIndex(client, "facts", DIM)
     finally:
         client.close()
+
+
+def test_an_index_built_with_the_stores_idf_asks_for_a_replay(tmp_path: Path) -> None:
+    """Before per-user statistics the sparse vectors had Qdrant's IDF modifier and no term
+    payload: such an index cannot answer the new queries, and says how to rebuild it."""
+    import qdrant_edge as qe
+    from qdrant_client import models
+
+    old = qe.EdgeConfig(
+        vectors={"dense": qe.EdgeVectorParams(size=DIM, distance=qe.Distance.Dot)},
+        sparse_vectors={"bm25": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+    )
+    (tmp_path / "edge").mkdir()
+    qe.EdgeShard.create(str(tmp_path / "edge"), old).close()
+    with pytest.raises(StorageError, match="frecall replay"):
+        QdrantEdgeIndex(tmp_path / "edge", DIM)
+    client = QdrantClient(location=":memory:")
+    client.create_collection(
+        "facts",
+        vectors_config={"dense": models.VectorParams(size=DIM, distance=models.Distance.DOT)},
+        sparse_vectors_config={"bm25": models.SparseVectorParams(modifier=models.Modifier.IDF)},
+    )
+    with pytest.raises(StorageError, match="replay --from-kafka"):
+        QdrantServerIndex(client, "facts", DIM)
+    client.close()

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from schemas.events import EdgeEvent, TurnEvent
 from schemas.streams import EDGES
-from workers.distributed.messages import Outgoing, Received, dead_letter
+from workers.distributed.messages import Outgoing, Received, Rejections
 from workers.distributed.ports import DeliveryLedger
 from workers.embedding.attach import with_embeddings
 from workers.errors import brief
@@ -27,7 +27,9 @@ class ExtractionHandler:
         embedder: Embedder,
         context: TurnContext,
         ledger: DeliveryLedger,
+        reject: Rejections,
     ) -> None:
+        self._reject = reject
         self._extractor = extractor
         self._embedder = embedder
         self._context = context
@@ -40,13 +42,13 @@ class ExtractionHandler:
             try:
                 turn = TurnEvent.model_validate_json(message.value)
             except ValidationError as exc:
-                out.append(dead_letter(message, f"not a turn: {brief(exc)}"))
+                out.append(self._reject(message, "not a turn", brief(exc)))
                 continue
             if self._ledger.erased(turn.user_id, None, turn.timestamp):
                 continue  # said before its user's erasure: not even kept as context
             step = turn_edges(turn, self._extractor, self._context)
             if step.failure is not None:
-                out.append(dead_letter(message, step.failure))
+                out.append(self._reject(message, "extraction failed", step.failure))
             edges += step.edges
         for edge in with_embeddings(self._embedder, edges):
             out.append(Outgoing(EDGES, edge.user_id, edge.model_dump_json().encode()))

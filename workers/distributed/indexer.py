@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from pydantic import ValidationError
@@ -22,6 +23,9 @@ from workers.ports import FactStore, IndexedFact, SparseVector, VectorIndex
 from workers.text import bm25
 
 log = logging.getLogger(__name__)
+
+#: Erasures whose count is kept for the caller waiting on them (the oldest go first).
+ERASURES_KEPT = 10_000
 
 
 class Indexer:
@@ -40,6 +44,8 @@ class Indexer:
         self.lock = threading.RLock()
         self._changed = threading.Condition(self.lock)
         self.applied = 0
+        #: command id → facts the erasure took out of the index (its first delivery).
+        self._erased: OrderedDict[str, int] = OrderedDict()
 
     def handle(self, message: Received) -> None:
         try:
@@ -56,6 +62,10 @@ class Indexer:
                 removed = self.sync(changed.user_id, changed.edge_ids)
             if removed:
                 log.info("indexer: %s: %d facts removed", changed.user_id, removed)
+            if changed.command_id is not None and changed.command_id not in self._erased:
+                self._erased[changed.command_id] = removed
+                while len(self._erased) > ERASURES_KEPT:
+                    self._erased.popitem(last=False)
             self.applied += 1
             self._changed.notify_all()
 
@@ -87,17 +97,14 @@ class Indexer:
         gone = [i for i in ids if i not in kept]
         return self._vectors.delete(user_id, gone) if gone else 0
 
-    def wait_erased(self, user_id: str, edge_id: str | None, timeout: float) -> bool:
-        """Wait until an erased fact (or every fact of an erased user that the fact store
-        no longer has) is out of the index."""
-
-        def gone() -> bool:
-            if edge_id is not None:
-                return not self._vectors.get(user_id, [edge_id])
-            ids = [r.edge_id for r in self._vectors.scroll(user_id)]
-            return len(self._facts.get(user_id, ids)) == len(ids)
-
-        return self._wait(gone, timeout)
+    def erasure(self, command_id: str, timeout: float) -> int | None:
+        """How many facts the erasure `command_id` took out of the index, once the indexer
+        has applied its announcement (None: not within `timeout`). Counted by the index,
+        so that a receipt's `vector_index` is measured where it is named."""
+        if not self._wait(lambda: command_id in self._erased, timeout):
+            return None
+        with self.lock:
+            return self._erased[command_id]
 
     def missing(self, user_id: str, edge_ids: Sequence[str]) -> list[str]:
         """Which of `edge_ids` are not in the index."""

@@ -20,8 +20,8 @@ from pydantic import ValidationError
 
 from schemas.events import EdgeEvent, ForgetCommand
 from schemas.streams import TRANSITIONS, FactsChanged, StateChange
-from workers.distributed.messages import Outgoing, Received, dead_letter
-from workers.distributed.ports import DeliveryLedger
+from workers.distributed.messages import Outgoing, Received, Rejections
+from workers.distributed.ports import DeliveryLedger, RedactableArchive
 from workers.errors import brief
 from workers.lifecycle.rules import group_key
 from workers.lifecycle.service import LifecycleService, Transition
@@ -54,7 +54,9 @@ class LifecycleHandler:
 
     `facts` is the store `lifecycle` writes (read here to tell a first delivery from a
     redelivery); `ledger` keeps processed ids, tombstones and receipts; `turns` is the
-    extraction context, erased with its user.
+    extraction context, erased with its user; `reject` dead-letters what cannot be
+    processed, and its user's letters are erased with the user, as is `archive`, where
+    compaction put facts.
     """
 
     def __init__(
@@ -63,19 +65,23 @@ class LifecycleHandler:
         facts: FactStore,
         ledger: DeliveryLedger,
         turns: TurnContext,
+        reject: Rejections,
+        archive: RedactableArchive,
     ) -> None:
         self._lifecycle = lifecycle
         self._facts = facts
         self._ledger = ledger
         self._turns = turns
+        self._reject = reject
+        self._archive = archive
 
     def handle_edge(self, message: Received) -> Handled:
         try:
             edge = EdgeEvent.model_validate_json(message.value)
         except ValidationError as exc:
-            return Handled([dead_letter(message, f"not an edge event: {brief(exc)}")])
+            return Handled([self._reject(message, "not an edge event", brief(exc))])
         if edge.embedding is None:
-            return Handled([dead_letter(message, "edge has no embedding")])
+            return Handled([self._reject(message, "edge has no embedding")])
         user = edge.user_id
         if self._ledger.erased(user, edge.edge_id, edge.ingest_time):
             log.info("lifecycle: %s of %s was erased; dropped", edge.edge_id, user)
@@ -112,7 +118,7 @@ class LifecycleHandler:
         try:
             command = ForgetCommand.model_validate_json(message.value)
         except ValidationError as exc:
-            return Handled([dead_letter(message, f"not a command: {brief(exc)}")])
+            return Handled([self._reject(message, "not a command", brief(exc))])
         user, edge_id = command.user_id, command.edge_id
         # The tombstone first: an edge of this fact/user still in flight stays out.
         self._ledger.tombstone(user, edge_id, command.issued_at)
@@ -135,6 +141,12 @@ class LifecycleHandler:
             receipt = self._lifecycle.forget(command, also=also)
             ids = [edge_id, *self._lifecycle.members_of(user, receipt.slots)]
         removed = dict(receipt.removed)
+        # After the tombstone: an archival racing this erasure either saw the tombstone or
+        # wrote before this redaction (workers/stores/redis_archive.py).
+        up_to = command.issued_at if edge_id is None else None
+        removed["archive"] = self._archive.redact(user, edge_id, up_to)
+        if edge_id is None:
+            removed["dead_letters"] = self._reject.letters.redact_user(user)
         self._ledger.put_receipt(user, command.command_id, removed)
         changed = FactsChanged(
             user_id=user,

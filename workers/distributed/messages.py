@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from schemas.streams import DLQ, DeadLetter
+from workers.distributed.ports import UserDeadLetters
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,23 +37,34 @@ class Outgoing:
     value: bytes
 
 
-#: Characters of a rejected message kept in its dead letter: the letter must stay under the
-#: broker's message size limit (1 MB by default) whatever came in.
+#: Characters of a rejected message kept in its dead letter: a letter stays bounded whatever
+#: came in.
 RAW_KEPT = 100_000
 
 
-def dead_letter(message: Received, reason: str) -> Outgoing:
-    """`fr.dlq` entry for a message that cannot be processed (topic, partition, offset)."""
-    raw = message.text()
-    if len(raw) > RAW_KEPT:
-        raw = raw[:RAW_KEPT] + f"…[{len(raw) - RAW_KEPT} more characters]"
-    letter = DeadLetter(
-        topic=message.topic,
-        partition=message.partition,
-        offset=message.offset,
-        key=message.key,
-        reason=reason,
-        raw=raw,
-        at=datetime.now(UTC),
-    )
-    return Outgoing(DLQ, message.key or "", letter.model_dump_json().encode())
+class Rejections:
+    """What a worker cannot process: a letter to `fr.dlq` naming the message (topic,
+    partition, offset, key) and the kind of problem, and — kept apart, where a forget
+    reaches it — the raw value with the full reason, in the dead letters of the user the
+    message is keyed by (docs/architecture.md, "Forget")."""
+
+    def __init__(self, letters: UserDeadLetters) -> None:
+        self.letters = letters
+
+    def __call__(self, message: Received, kind: str, detail: str = "") -> Outgoing:
+        raw = message.text()
+        if len(raw) > RAW_KEPT:
+            raw = raw[:RAW_KEPT] + f"…[{len(raw) - RAW_KEPT} more characters]"
+        reason = f"{kind}: {detail}" if detail else kind
+        self.letters.put_for(
+            message.key, message.topic, f"{message.partition}/{message.offset}", reason, raw
+        )
+        letter = DeadLetter(
+            topic=message.topic,
+            partition=message.partition,
+            offset=message.offset,
+            key=message.key,
+            reason=kind,
+            at=datetime.now(UTC),
+        )
+        return Outgoing(DLQ, message.key or "", letter.model_dump_json().encode())

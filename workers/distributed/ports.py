@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
-from workers.ports import FactStore
+from workers.ports import DeadLetters, FactStore
 
 
 class SharedFactStore(FactStore, Protocol):
@@ -73,3 +73,26 @@ class DeliveryLedger(Protocol):
         finds nothing left and would report zeros)."""
 
     def receipt(self, user_id: str, command_id: str) -> dict[str, int] | None: ...
+
+
+class UserDeadLetters(DeadLetters, Protocol):
+    """Dead letters kept per user where a forget reaches them (the distributed deployment:
+    `fr.dlq` itself keeps none of the input). Adapter: `RedisDeadLetters`; fake:
+    `InMemoryDeadLetters`."""
+
+    def put_for(
+        self, user_id: str | None, source: str, position: str, reason: str, raw: str
+    ) -> None:
+        """Keep a rejected input of `user_id` (None: of the user its raw JSON names)."""
+
+    def of(self, user_id: str | None) -> list[dict[str, str]]:
+        """The letters of a user (None: those that name no user), oldest first."""
+
+
+class RedactableArchive(Protocol):
+    """The archive of compacted facts, where a forget reaches it. Adapter: `RedisArchive`."""
+
+    def redact(
+        self, user_id: str, edge_id: str | None = None, up_to: datetime | None = None
+    ) -> int:
+        """Erase one archived fact, or the user's (ingested up to `up_to`); how many."""

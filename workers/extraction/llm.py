@@ -21,7 +21,7 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,7 +86,8 @@ class LLMExtractor:
 
     `retries` is the number of attempts in total (≥ 1); backoff doubles from `backoff_s`;
     each request waits at most `timeout_s`, and no attempt starts after `deadline_s` from the
-    first. `context_turns` earlier turns of the session go into the prompt so that
+    first (`clock`, `sleep` and `jitter` are injectable: tests run the retry policy on a
+    fake clock). `context_turns` earlier turns of the session go into the prompt so that
     references resolve. Raises `LLMExtractionError`; never returns a partial turn.
     """
 
@@ -100,6 +101,9 @@ class LLMExtractor:
         backoff_s: float = 0.5,
         deadline_s: float = 60.0,
         context_turns: int = 12,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+        jitter: Callable[[], float] = random.random,
     ) -> None:
         if not model:
             raise ValueError("model must not be empty")
@@ -114,6 +118,8 @@ class LLMExtractor:
         self._timeout_s, self._retries = timeout_s, retries
         self._backoff_s, self._deadline_s = backoff_s, deadline_s
         self._context_turns = context_turns
+        # Injected for tests: retries, backoff and the deadline without wall-clock windows.
+        self._clock, self._sleep, self._jitter = clock, sleep, jitter
         self._lock = threading.Lock()
         self._usage = LLMUsage()
 
@@ -203,11 +209,11 @@ class LLMExtractor:
     ) -> tuple[str, int]:
         """The message text of one successful completion, and the attempts it took."""
         limit = attempts or self._retries
-        deadline = time.monotonic() + self._deadline_s
+        deadline = self._clock() + self._deadline_s
         attempt = 0
         while True:
             attempt += 1
-            timeout = min(self._timeout_s, max(deadline - time.monotonic(), 0.001))
+            timeout = min(self._timeout_s, max(deadline - self._clock(), 0.001))
             try:
                 response = self._client.chat.completions.create(
                     model=self._model,
@@ -225,7 +231,7 @@ class LLMExtractor:
                         f"gave up after {attempt} attempts: {detail}", None, attempt
                     ) from exc
                 delay = self._delay(attempt, exc)
-                if time.monotonic() + delay >= deadline:
+                if self._clock() + delay >= deadline:
                     raise _CallFailed(
                         f"deadline of {self._deadline_s:g}s reached after {attempt} attempts: "
                         f"{detail}",
@@ -236,7 +242,7 @@ class LLMExtractor:
                     "%s: %s (attempt %d of %d), retrying in %.2fs",
                     purpose, detail, attempt, limit, delay,
                 )  # fmt: skip
-                time.sleep(delay)
+                self._sleep(delay)
                 continue
             self._record(purpose, response, attempt)
             return self._content(response, attempt), attempt
@@ -268,7 +274,7 @@ class LLMExtractor:
     def _delay(self, attempt: int, exc: openai.OpenAIError) -> float:
         # Exponential backoff with jitter in [½, 1] of the step: concurrent extraction workers
         # that failed together must not retry in lockstep.
-        delay = self._backoff_s * 2.0 ** (attempt - 1) * (0.5 + random.random() / 2)
+        delay = self._backoff_s * 2.0 ** (attempt - 1) * (0.5 + self._jitter() / 2)
         if isinstance(exc, openai.APIStatusError):
             try:
                 retry_after = float(exc.response.headers.get("retry-after", ""))

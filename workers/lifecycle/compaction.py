@@ -32,7 +32,6 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from schemas.categories import LifecycleState
@@ -158,7 +157,7 @@ class CompactionReport:
     by_reason: Counter[str] = field(default_factory=Counter)
     remaining: int = 0
     #: Where the archived facts went (None: dropped without a copy, benchmarks only).
-    archive: Path | None = None
+    archive: str | None = None
     #: Users whose facts kept changing under the job: left for a later run.
     skipped: list[str] = field(default_factory=list)
 
@@ -170,7 +169,7 @@ class CompactionReport:
             "archived": self.archived,
             "by_reason": dict(sorted(self.by_reason.items())),
             "remaining": self.remaining,
-            "archive": None if self.archive is None else str(self.archive),
+            "archive": self.archive,
         }
 
 
@@ -190,13 +189,15 @@ class CompactableStore(Protocol):
 
 
 class ArchiveSink(Protocol):
-    """Where archived facts are kept (`workers.stores.archive.Archive`)."""
+    """Where archived facts are kept: `workers.stores.archive.Archive` (a file, embedded),
+    `workers.stores.redis_archive.RedisArchive` (distributed: where a forget reaches it)."""
 
     @property
-    def path(self) -> Path: ...
+    def location(self) -> str:
+        """Where the archive is, for people (a path, a Redis key pattern)."""
 
     def append(self, items: Sequence[tuple[FactRecord, str, datetime]], as_of: datetime) -> None:
-        """Write and fsync the records, with their reason and since when they are dead."""
+        """Write the records durably, with their reason and since when they are dead."""
 
 
 def compact_user(
@@ -246,7 +247,7 @@ def compact(
     """Compact every user of `users`; `archived(user, ids)` hears of each user's archived
     facts (the distributed deployment announces them to the indexers)."""
     facts = store if isinstance(store, CompactableStore) else DirectFacts(store)
-    report = CompactionReport(as_of=as_of, archive=None if archive is None else archive.path)
+    report = CompactionReport(as_of=as_of, archive=None if archive is None else archive.location)
     users = list(users)
     for user in users:
         ids = compact_user(facts, archive, user, as_of, policy, report)

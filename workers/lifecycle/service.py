@@ -38,8 +38,9 @@ class Transition:
 @dataclass(frozen=True, slots=True)
 class ForgetReceipt:
     """What an erasure removed from the lifecycle's stores, per store (keys: the fact
-    store's `name`, and `slot_index`); the deployment adds its other stores and turns it
-    into the caller's proof of deletion (`schemas.results.ForgetReceipt`)."""
+    store's `name`: facts deleted; `slot_index`: the slots the erased facts were taken out
+    of); the deployment adds its other stores and turns it into the caller's proof of
+    deletion (`schemas.results.ForgetReceipt`, where each count is defined)."""
 
     user_id: str
     edge_id: str | None
@@ -166,19 +167,21 @@ class LifecycleService:
             for slot in dict.fromkeys(slots):
                 members = self._slots.members(user, slot)
                 transitions += self._resolve(pending, user, slot, members, applied, now)
-            transitions += self._refresh_episodes(pending, user, transitions, now)
+            changed = [*pending.upserts, *pending.updates]
+            transitions += self._refresh_episodes(pending, user, changed, now)
             if pending.commit():
                 return transitions, [*pending.upserts, *pending.updates]
             log.info("lifecycle: user %s changed meanwhile; resolving again", user)
         raise StorageError("lifecycle", "commit", f"user {user}: too many concurrent writers")
 
     def _refresh_episodes(
-        self, pending: PendingWrites, user: str, transitions: list[Transition], now: datetime
+        self, pending: PendingWrites, user: str, changed: list[str], now: datetime
     ) -> list[Transition]:
-        """Re-resolve the raw turns whose facts changed state."""
+        """Re-resolve the raw turns whose facts' lifecycle changed — its state, or only who
+        superseded or retracted it and when, which the turn inherits too."""
         groups: dict[str, None] = {}
-        for t in transitions:
-            for raw in self._slots.members(user, EPISODE_PREFIX + t.edge_id):
+        for edge_id in changed:
+            for raw in self._slots.members(user, EPISODE_PREFIX + edge_id):
                 groups[group_key(raw)] = None
         out: list[Transition] = []
         for slot in groups:
@@ -259,11 +262,16 @@ class LifecycleService:
         if command.edge_id is None:
             return self._forget_user(command, up_to, also)
         user = command.user_id
+        episodes = self._episode_slots(user, [command.edge_id])
         touched = self._slots.remove(user, command.edge_id)
         deleted = self._facts.delete(user, [command.edge_id])
-        # Facts the forgotten one superseded or retracted come back: state is a
-        # function of the remaining set.
-        slots = [k for k in dict.fromkeys([*touched, *also]) if not k.startswith(EPISODE_PREFIX)]
+        # Facts the forgotten one superseded or retracted come back, and so do the raw
+        # turns that inherited its state: state is a function of the remaining set.
+        slots = [
+            k
+            for k in dict.fromkeys([*touched, *also, *episodes])
+            if not k.startswith(EPISODE_PREFIX)
+        ]
         transitions = self._resolve_committed(user, slots, set(), command.issued_at)
         return ForgetReceipt(
             user,
@@ -294,9 +302,11 @@ class LifecycleService:
         erased = {i for i, e in edges.items() if e.ingest_time <= cutoff}
         erased |= {r.edge_id for r in self._facts.scroll(user) if r.edge.ingest_time <= cutoff}
         deleted = self._facts.delete(user, sorted(erased))
-        touched: dict[str, None] = dict.fromkeys(also)
+        episodes = self._episode_slots(user, sorted(erased))
+        left: dict[str, None] = {}  # the slots the erased facts were taken out of
         for edge_id in sorted(erased):
-            touched.update(dict.fromkeys(self._slots.remove(user, edge_id)))
+            left.update(dict.fromkeys(self._slots.remove(user, edge_id)))
+        touched = {**dict.fromkeys(also), **left, **dict.fromkeys(episodes)}
         slots = [k for k in touched if not k.startswith(EPISODE_PREFIX)]
         transitions = self._resolve_committed(user, slots, set(), command.issued_at)
         emptied = not self._slots.slots(user)
@@ -306,11 +316,20 @@ class LifecycleService:
         return ForgetReceipt(
             user,
             None,
-            {self._facts.name: deleted, "slot_index": len(touched)},
+            {self._facts.name: deleted, "slot_index": len(left)},
             tuple(dict.fromkeys(t.edge_id for t in transitions)),
             tuple(slots),
             emptied,
         )
+
+    def _episode_slots(self, user: str, edge_ids: Sequence[str]) -> list[str]:
+        """The slots of the raw turns that inherit the state of these facts (they must be
+        resolved again when the facts go)."""
+        return [
+            group_key(raw)
+            for edge_id in edge_ids
+            for raw in self._slots.members(user, EPISODE_PREFIX + edge_id)
+        ]
 
     def user_slots(self, user_id: str) -> list[str]:
         """Every slot of a user (what a whole-user erasure may have to re-resolve)."""

@@ -26,10 +26,10 @@ from workers.query.candidates import (
 )
 from workers.query.explain import reasons
 from workers.query.intent import detect_intent
+from workers.query.lexical import search_weighted, user_query
 from workers.query.routing import CategoryRouter, top_categories
 from workers.query.similarity import Calibration
 from workers.query.successors import Successor
-from workers.text import bm25
 
 #: The optional LLM step at query time: (query, [(edge_id, text)], k) → the ids to keep.
 Distiller = Callable[[str, list[tuple[str, str]], int], list[str]]
@@ -133,10 +133,12 @@ class QueryService:
         by_source: dict[str, list[Hit]] = {}
         if "dense" in self._sources:
             by_source["dense"] = self._vectors.search_dense(user, qv, policy.dense_candidates, flt)
-        sparse = bm25.query_vector(request.query)
-        if "bm25" in self._sources:
-            by_source["bm25"] = self._vectors.search_sparse(
-                user, sparse, policy.bm25_candidates, flt
+        # BM25 with the user's own statistics (workers/query/lexical.py), counted once.
+        lexical = "bm25" in self._sources
+        sparse = user_query(self._vectors, user, request.query) if lexical else None
+        if sparse is not None:
+            by_source["bm25"] = search_weighted(
+                self._vectors, user, sparse, policy.bm25_candidates, flt
             )
         if "forced" in self._sources and self._options.routing:
             # Category-forced retrieval (§3.3): the predicted category's facts bypass the
@@ -157,8 +159,8 @@ class QueryService:
             masked = SearchFilter(frozenset(hidden), flt.ingested_before)
             n = policy.masked_candidates
             by_source["masked_dense"] = self._vectors.search_dense(user, qv, n, masked)
-            if "bm25" in self._sources:
-                by_source["masked_bm25"] = self._vectors.search_sparse(user, sparse, n, masked)
+            if sparse is not None:
+                by_source["masked_bm25"] = search_weighted(self._vectors, user, sparse, n, masked)
         return by_source
 
     def _hidden_states(self, intent: Intent) -> frozenset[LifecycleState]:

@@ -31,24 +31,16 @@ class Archive:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
 
+    @property
+    def location(self) -> str:
+        return str(self.path)
+
     def append(self, rows: Sequence[tuple[FactRecord, str, datetime]], as_of: datetime) -> None:
         """Append (record, reason, dead since) rows; durable when this returns."""
         if not rows:
             return
-        now = datetime.now(UTC).isoformat()
-        lines = [
-            json.dumps(
-                {
-                    "archived_at": now,
-                    "as_of": as_of.isoformat(),
-                    "reason": reason,
-                    "dead_since": since.isoformat(),
-                    "record": record.model_dump(mode="json"),
-                },
-                ensure_ascii=False,
-            )
-            for record, reason, since in rows
-        ]
+        now = datetime.now(UTC)
+        lines = [archive_line(record, reason, since, as_of, now) for record, reason, since in rows]
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with self.path.open("a", encoding="utf-8") as fh:
@@ -70,9 +62,12 @@ class Archive:
                     out[(record.user_id, record.edge_id)] = record
         return list(out.values())
 
-    def redact(self, user_id: str, edge_id: str | None = None) -> int:
+    def redact(
+        self, user_id: str, edge_id: str | None = None, up_to: datetime | None = None
+    ) -> int:
         """Erase a user's (or one fact's) archived records: forget must reach the archive
-        too (docs/architecture.md, "Forget"). Returns how many lines were removed."""
+        too (docs/architecture.md, "Forget"); `up_to`: only facts ingested up to then.
+        Returns how many lines were removed."""
         if not self.path.exists():
             return 0
         kept, removed = [], 0
@@ -81,7 +76,10 @@ class Archive:
                 if not line.strip():
                     continue
                 edge = json.loads(line)["record"]["edge"]
-                if edge["user_id"] == user_id and edge_id in (None, edge["edge_id"]):
+                erased = edge["user_id"] == user_id and edge_id in (None, edge["edge_id"])
+                if erased and up_to is not None:
+                    erased = datetime.fromisoformat(edge["ingest_time"]) <= up_to
+                if erased:
                     removed += 1
                 else:
                     kept.append(line if line.endswith("\n") else line + "\n")
@@ -93,3 +91,19 @@ class Archive:
                 os.fsync(fh.fileno())
             tmp.replace(self.path)
         return removed
+
+
+def archive_line(
+    record: FactRecord, reason: str, since: datetime, as_of: datetime, now: datetime
+) -> str:
+    """One archived fact as the archive keeps it (the file's line; a Redis hash value)."""
+    return json.dumps(
+        {
+            "archived_at": now.isoformat(),
+            "as_of": as_of.isoformat(),
+            "reason": reason,
+            "dead_since": since.isoformat(),
+            "record": record.model_dump(mode="json"),
+        },
+        ensure_ascii=False,
+    )

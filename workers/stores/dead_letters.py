@@ -31,7 +31,7 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def _letter(at: datetime, source: str, position: str, reason: str, raw: str) -> dict[str, str]:
+def make_letter(at: datetime, source: str, position: str, reason: str, raw: str) -> dict[str, str]:
     return {
         "at": at.astimezone(UTC).isoformat(),
         "source": source,
@@ -59,10 +59,10 @@ class FileDeadLetters:
         return self._path
 
     def put(self, source: str, position: str, reason: str, raw: str) -> None:
-        letter = _letter(self._clock(), source, position, reason, raw)
+        entry = make_letter(self._clock(), source, position, reason, raw)
         # ensure_ascii: `raw` may hold lone surrogates (undecodable input), which UTF-8 can't
         # encode; escaped, every letter stays one valid ASCII line.
-        line = json.dumps(letter, ensure_ascii=True) + "\n"
+        line = json.dumps(entry, ensure_ascii=True) + "\n"
         with self._mutex:
             try:
                 self._path.parent.mkdir(parents=True, exist_ok=True)
@@ -75,7 +75,7 @@ class FileDeadLetters:
         """Drop the letters whose raw input names `user_id` (erasure); returns how many."""
         with self._mutex:
             letters = read_dead_letters(self._path)
-            kept = [letter for letter in letters if _user_of(letter["raw"]) != user_id]
+            kept = [entry for entry in letters if user_of(entry["raw"]) != user_id]
             if len(kept) == len(letters):
                 return 0
             tmp = self._path.with_suffix(".tmp")
@@ -88,7 +88,15 @@ class FileDeadLetters:
             return len(letters) - len(kept)
 
 
-def _user_of(raw: str) -> object:
+def owner_of(user_id: str | None, raw: str) -> str | None:
+    """Whose rejected input this is: the user given (a message key), else the one the raw
+    JSON names, else nobody."""
+    owner = user_id or user_of(raw)
+    return owner if isinstance(owner, str) and owner else None
+
+
+def user_of(raw: str) -> object:
+    """The `user_id` a raw input names, if it is a JSON object with one."""
     try:
         value = json.loads(raw)
     except ValueError:
@@ -97,19 +105,32 @@ def _user_of(raw: str) -> object:
 
 
 class InMemoryDeadLetters:
-    """`DeadLetters` fake for tests: `letters` holds what `FileDeadLetters` would write."""
+    """`DeadLetters` fake for tests: `letters` holds what `FileDeadLetters` would write; also
+    the fake of `RedisDeadLetters` (letters kept per user, `put_for`/`of`)."""
 
     def __init__(self, *, clock: Callable[[], datetime] = _utc_now) -> None:
         self.letters: list[dict[str, str]] = []
+        self._owners: list[str | None] = []
         self._clock = clock
 
     def put(self, source: str, position: str, reason: str, raw: str) -> None:
-        self.letters.append(_letter(self._clock(), source, position, reason, raw))
+        self.put_for(None, source, position, reason, raw)
+
+    def put_for(
+        self, user_id: str | None, source: str, position: str, reason: str, raw: str
+    ) -> None:
+        self.letters.append(make_letter(self._clock(), source, position, reason, raw))
+        self._owners.append(owner_of(user_id, raw))
+
+    def of(self, user_id: str | None) -> list[dict[str, str]]:
+        return [k for k, o in zip(self.letters, self._owners, strict=True) if o == user_id]
 
     def redact_user(self, user_id: str) -> int:
-        before = len(self.letters)
-        self.letters = [k for k in self.letters if _user_of(k["raw"]) != user_id]
-        return before - len(self.letters)
+        kept = [(k, o) for k, o in zip(self.letters, self._owners, strict=True) if o != user_id]
+        removed = len(self.letters) - len(kept)
+        self.letters = [k for k, _ in kept]
+        self._owners = [o for _, o in kept]
+        return removed
 
 
 def read_dead_letters(path: Path) -> list[dict[str, str]]:

@@ -1,18 +1,15 @@
 """`InMemoryVectorIndex`: an exact, in-process fake of the `VectorIndex` port for unit tests.
 
 It computes what Qdrant computes, exactly and without an index: cosine similarity over
-L2-normalized float32 vectors, and BM25 as the sparse dot product with Qdrant's IDF modifier,
-idf(t) = ln(1 + (N - n(t) + 0.5) / (n(t) + 0.5)), where N counts the points of the whole
-collection (every user) that have a non-empty sparse vector and n(t) those containing t.
-Unlike a Qdrant server or Qdrant Edge, whose IDF statistics may go on counting deleted points
-until their segments are rebuilt, the fake's statistics are always those of the live points.
+L2-normalized float32 vectors, and the sparse dot product of the query's weights with the
+stored ones (kept as float32, as Qdrant stores them). Like the Qdrant adapters it applies no
+IDF of its own: `term_counts` gives the user's document frequencies to the caller.
 
-Ties are broken by edge id so that results are deterministic.
+Ties are broken by edge id, as the port promises.
 """
 
 from __future__ import annotations
 
-import math
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -22,7 +19,7 @@ import numpy as np
 
 from schemas.records import FactRecord, Lifecycle
 from workers.errors import StorageError
-from workers.ports import Hit, IndexedFact, SearchFilter, SparseVector
+from workers.ports import Hit, IndexedFact, SearchFilter, SparseVector, TermCounts
 
 _STORE = "memory vector index"
 _UNIT_TOLERANCE = 1e-5
@@ -56,6 +53,8 @@ class InMemoryVectorIndex:
             sparse: dict[int, float] = {}
             for index, value in zip(item.sparse.indices, item.sparse.values, strict=True):
                 sparse[index] = sparse.get(index, 0.0) + value
+            # Qdrant keeps sparse weights as float32: so does the fake, to the same bits.
+            sparse = {i: float(np.float32(v)) for i, v in sorted(sparse.items())}
             points.append(_Point(item.record, dense, sparse))
         with self._lock:
             self._check_open("upsert")
@@ -123,15 +122,20 @@ class InMemoryVectorIndex:
             query[index] = query.get(index, 0.0) + value
         with self._lock:
             self._check_open("search_sparse")
-            idf = self._idf(query)
             scored: list[tuple[float, _Point]] = []
             for point in self._candidates(user_id, flt):
-                common = query.keys() & point.sparse.keys()
+                common = sorted(query.keys() & point.sparse.keys())
                 # Qdrant only scores points found in the query terms' posting lists.
                 if common:
-                    score = sum(query[i] * idf[i] * point.sparse[i] for i in common)
-                    scored.append((score, point))
-        return _top(scored, limit)
+                    scored.append((sum(query[i] * point.sparse[i] for i in common), point))
+        return _top(scored, limit, with_sparse=True)
+
+    def term_counts(self, user_id: str, terms: Sequence[int]) -> TermCounts:
+        with self._lock:
+            self._check_open("term_counts")
+            mine = [p for (owner, _), p in self._points.items() if owner == user_id]
+            containing = {t: sum(1 for p in mine if t in p.sparse) for t in dict.fromkeys(terms)}
+        return TermCounts(len(mine), containing)
 
     def scroll(self, user_id: str) -> Iterator[FactRecord]:
         with self._lock:
@@ -165,14 +169,6 @@ class InMemoryVectorIndex:
             and (flt.categories is None or point.record.edge.primary_category in flt.categories)
         ]
 
-    def _idf(self, query: Mapping[int, float]) -> dict[int, float]:
-        total = sum(1 for p in self._points.values() if p.sparse)
-        df = dict.fromkeys(query, 0)
-        for point in self._points.values():
-            for index in query.keys() & point.sparse.keys():
-                df[index] += 1
-        return {i: math.log(1.0 + (total - n + 0.5) / (n + 0.5)) for i, n in df.items()}
-
 
 def _unit(vector: np.ndarray) -> np.ndarray:
     # Same rule as the Qdrant adapters (qdrant_payload.unit): unit vectors keep their bits.
@@ -187,9 +183,13 @@ def _aware(value: datetime) -> datetime:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value
 
 
-def _top(scored: list[tuple[float, _Point]], limit: int) -> list[Hit]:
+def _top(scored: list[tuple[float, _Point]], limit: int, *, with_sparse: bool = False) -> list[Hit]:
     scored.sort(key=lambda sp: (-sp[0], sp[1].record.edge_id))
     return [
-        Hit(record=p.record, score=score, dense=p.dense.copy())
+        Hit(p.record, score, p.dense.copy(), _sparse(p.sparse) if with_sparse else None)
         for score, p in scored[: max(limit, 0)]
     ]
+
+
+def _sparse(weights: Mapping[int, float]) -> SparseVector:
+    return SparseVector(tuple(weights), tuple(weights.values()))

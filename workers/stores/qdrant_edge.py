@@ -8,9 +8,12 @@ the same directory, from this process or another, fails with `StorageError`. Wit
 process, reads run concurrently and writes are serialized by a lock, which also makes the
 read-modify-write of `update_lifecycle` atomic with respect to other writes.
 
-Known difference from the fake: Qdrant Edge keeps its IDF statistics in memory and does not
-take deleted points out of them until the shard is reopened, so BM25 scores right after a
-delete can differ slightly from `InMemoryVectorIndex`'s (rankings rarely do).
+Sparse vectors carry BM25 term-frequency weights without Qdrant's IDF modifier: Qdrant
+Edge keeps its IDF statistics for the whole shard (every user) and leaves deleted points in
+them until the shard is reopened, so one user's words, and erased ones, would move another
+user's scores. Per-user document frequencies come from `term_counts` (counts over the
+integer-indexed `terms` payload), exact and live. Searches are exact (`SearchParams(exact)`:
+no HNSW approximation even once `optimize` built one) and cut by (score, edge id).
 
 qdrant-edge-py raises bare `Exception`s; every call into it goes through `_calling`, which
 turns them into `StorageError`.
@@ -29,8 +32,9 @@ import qdrant_edge as qe
 
 from schemas.records import FactRecord, Lifecycle
 from workers.errors import StorageError
-from workers.ports import Hit, IndexedFact, SearchFilter, SparseVector
+from workers.ports import Hit, IndexedFact, SearchFilter, SparseVector, TermCounts
 from workers.stores import qdrant_payload as layout
+from workers.stores.stable_top import stable_top
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +112,16 @@ class QdrantEdgeIndex:
             return []
         named = qe.SparseVector(list(sparse.indices), list(sparse.values))
         query = qe.Query.Nearest(named, using=layout.SPARSE)
-        return self._search("search_sparse", user_id, query, limit, flt)
+        return self._search("search_sparse", user_id, query, limit, flt, with_sparse=True)
+
+    def term_counts(self, user_id: str, terms: Sequence[int]) -> TermCounts:
+        facts = self.count(user_id)
+        containing = {}
+        for term in dict.fromkeys(terms):
+            request = qe.CountRequest(exact=True, filter=_owner_filter(user_id, term))
+            found = self._calling("term_counts", self._shard.count, request) if facts else 0
+            containing[term] = int(found)
+        return TermCounts(facts, containing)
 
     def scroll(self, user_id: str) -> Iterator[FactRecord]:
         offset: Any = None
@@ -159,11 +172,17 @@ class QdrantEdgeIndex:
     def _open(self) -> qe.EdgeShard:
         config = qe.EdgeConfig(
             vectors={layout.DENSE: qe.EdgeVectorParams(size=self._dim, distance=qe.Distance.Dot)},
-            sparse_vectors={layout.SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+            sparse_vectors={layout.SPARSE: qe.EdgeSparseVectorParams()},
         )
         if (self._path / _CONFIG_FILE).exists():
             # Passing the config makes Qdrant Edge check it against the stored segments.
-            shard = qe.EdgeShard.load(str(self._path), config)
+            try:
+                shard = qe.EdgeShard.load(str(self._path), config)
+            except Exception as exc:
+                if "modifier" in str(exc):
+                    hint = layout.rebuild_hint(str(self._path))
+                    raise StorageError(_STORE, "open", hint) from exc
+                raise
             log.info("opened Qdrant Edge shard %s", self._path)
         else:
             self._path.mkdir(parents=True, exist_ok=True)
@@ -180,26 +199,40 @@ class QdrantEdgeIndex:
         return shard
 
     def _search(
-        self, operation: str, user_id: str, query: qe.Query, limit: int, flt: SearchFilter
+        self,
+        operation: str,
+        user_id: str,
+        query: qe.Query,
+        limit: int,
+        flt: SearchFilter,
+        *,
+        with_sparse: bool = False,
     ) -> list[Hit]:
         if limit <= 0 or layout.is_empty(flt):
             return []
-        request = qe.QueryRequest(
-            limit=limit,
-            query=query,
-            filter=_search_filter(user_id, flt),
-            with_payload=True,
-            with_vector=[layout.DENSE],
-        )
-        points = self._calling(operation, self._shard.query, request)
-        hits = []
-        for point in points:
-            dense = layout.dense_of(point.vector)
-            # The query path reads σ from `dense`; rebuilding the edge's embedding blob for
-            # every hit would cost more than the search itself (base64 of 384 floats).
-            record = _record(point.payload, None, restore_embedding=False)
-            hits.append(Hit(record=record, score=float(point.score), dense=dense))
-        return hits
+        vectors = [layout.DENSE, layout.SPARSE] if with_sparse else [layout.DENSE]
+
+        def fetch(n: int) -> list[Hit]:
+            request = qe.QueryRequest(
+                limit=n,
+                query=query,
+                filter=_search_filter(user_id, flt),
+                with_payload=True,
+                with_vector=vectors,
+                params=_EXACT,
+            )
+            points = self._calling(operation, self._shard.query, request)
+            hits = []
+            for point in points:
+                # The query path reads σ from `dense`; rebuilding the edge's embedding blob
+                # for every hit would cost more than the search itself (base64 of 384 floats).
+                record = _record(point.payload, None, restore_embedding=False)
+                sparse = layout.sparse_of(point.vector) if with_sparse else None
+                dense = layout.dense_of(point.vector)
+                hits.append(Hit(record, float(point.score), dense, sparse))
+            return hits
+
+        return stable_top(fetch, limit)
 
     def _retrieve(
         self,
@@ -227,12 +260,17 @@ class QdrantEdgeIndex:
             raise StorageError(_STORE, operation, f"{self._path}: {exc}") from exc
 
 
+#: Exact search: scores must not depend on an approximate index's build history.
+_EXACT = qe.SearchParams(exact=True)
+
+
 def _payload_indexes() -> dict[str, Any]:
     return {
         "user_id": qe.KeywordIndexParams(is_tenant=True),
         "category": qe.PayloadSchemaType.Keyword,
         "state": qe.PayloadSchemaType.Keyword,
         "ingest_ts": qe.PayloadSchemaType.Float,
+        layout.TERMS: qe.IntegerIndexParams(lookup=True, range=False),
     }
 
 
@@ -245,8 +283,12 @@ def _edge_point(point: layout.PointData) -> qe.Point:
     return qe.Point(point.id, vectors, point.payload)
 
 
-def _owner_filter(user_id: str) -> qe.Filter:
-    return qe.Filter(must=[qe.FieldCondition("user_id", match=qe.MatchValue(user_id))])
+def _owner_filter(user_id: str, term: int | None = None) -> qe.Filter:
+    """The user's facts (containing `term`, when given)."""
+    must: list[qe.ConditionType] = [qe.FieldCondition("user_id", match=qe.MatchValue(user_id))]
+    if term is not None:
+        must.append(qe.FieldCondition(layout.TERMS, match=qe.MatchValue(term)))
+    return qe.Filter(must=must)
 
 
 def _search_filter(user_id: str, flt: SearchFilter) -> qe.Filter:

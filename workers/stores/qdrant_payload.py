@@ -5,10 +5,15 @@ users' edges never share a point. Payload:
 
     user_id, edge_id, category (primary), state      keyword-indexed, filterable
     ingest_ts, event_ts                               epoch seconds (float) or null
+    terms                                             the sparse vector's indices (integer-
+                                                      indexed: per-user document frequencies)
     record                                            the FactRecord as a JSON string
     embedding_model                                   see below
 
-Vectors: "dense" (L2-normalized, `Distance.DOT`) and "bm25" (sparse, `Modifier.IDF`).
+Vectors: "dense" (L2-normalized, `Distance.DOT`) and "bm25" (sparse: BM25 term-frequency
+weights, with no IDF modifier — the store's IDF statistics would span every user and keep
+deleted points until segments are rebuilt; the query path computes each user's IDF from
+`terms` instead: workers/query/lexical.py).
 
 Why DOT and not COSINE: both Qdrant engines would re-normalize vectors on a cosine collection,
 and qdrant-client's local mode does so unconditionally, changing the last bit of ~40% of
@@ -34,12 +39,13 @@ import numpy as np
 
 from schemas.events import Embedding
 from schemas.records import FactRecord, Lifecycle
-from workers.ports import IndexedFact, SearchFilter
+from workers.ports import IndexedFact, SearchFilter, SparseVector
 
 DENSE = "dense"
 SPARSE = "bm25"
 KEYWORD_FIELDS = ("user_id", "category", "state")
 FLOAT_FIELDS = ("ingest_ts",)
+TERMS = "terms"
 #: Points per scroll page; a module constant so that tests can make pages small.
 SCROLL_PAGE = 256
 
@@ -104,7 +110,9 @@ def to_point(item: IndexedFact) -> PointData:
         id=point_id(edge.user_id, edge.edge_id),
         dense=dense.tolist(),
         sparse_indices=list(item.sparse.indices),
-        sparse_values=list(item.sparse.values),
+        # Qdrant keeps sparse weights as float32 (local mode as float64): rounded here, every
+        # adapter holds, and gives back, the same bits (the query path scores from them).
+        sparse_values=np.asarray(item.sparse.values, dtype=np.float32).tolist(),
         payload={
             "user_id": edge.user_id,
             "edge_id": edge.edge_id,
@@ -112,6 +120,7 @@ def to_point(item: IndexedFact) -> PointData:
             "state": record.lifecycle.state.value,
             "ingest_ts": epoch(edge.ingest_time),
             "event_ts": None if edge.event_time is None else epoch(edge.event_time),
+            TERMS: list(item.sparse.indices),
             "record": record.model_dump_json(),
             "embedding_model": model,
         },
@@ -156,6 +165,24 @@ def dense_of(vector: Any) -> np.ndarray | None:
     if isinstance(vector, Mapping) and vector.get(DENSE) is not None:
         return np.asarray(vector[DENSE], dtype=np.float32)
     return None
+
+
+def rebuild_hint(where: str) -> str:
+    """Why an index built with the store's IDF modifier (before per-user statistics) cannot
+    be opened, and what to do."""
+    return (
+        f"{where} was built by an earlier version (sparse vectors with the store's own IDF "
+        "statistics, no per-user term counts): rebuild it from the log with `frecall replay` "
+        "(distributed: `frecall replay --from-kafka`)"
+    )
+
+
+def sparse_of(vector: Any) -> SparseVector | None:
+    """The "bm25" vector out of a point's named vectors (either client's SparseVector)."""
+    if not isinstance(vector, Mapping) or vector.get(SPARSE) is None:
+        return None
+    sparse = vector[SPARSE]
+    return SparseVector(tuple(sparse.indices), tuple(float(v) for v in sparse.values))
 
 
 def is_empty(flt: SearchFilter) -> bool:

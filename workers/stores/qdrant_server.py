@@ -5,6 +5,9 @@ The same code runs against qdrant-client's local mode (`QdrantClient(":memory:")
 `qdrant_payload`. The collection is created on first use with the payload indexes; an existing
 collection must have the same vector configuration, or the constructor raises `StorageError`.
 
+Sparse vectors have no IDF modifier and searches are exact and cut by (score, edge id): see
+the `VectorIndex` port and `qdrant_edge`'s docstring for why.
+
 `update_lifecycle` reads a record and writes it back: it assumes one writer per user at a
 time, which partitioning the lifecycle stage by user_id provides.
 
@@ -26,8 +29,9 @@ from qdrant_client.http.exceptions import ApiException
 
 from schemas.records import FactRecord, Lifecycle
 from workers.errors import StorageError
-from workers.ports import Hit, IndexedFact, SearchFilter, SparseVector
+from workers.ports import Hit, IndexedFact, SearchFilter, SparseVector, TermCounts
 from workers.stores import qdrant_payload as layout
+from workers.stores.stable_top import stable_top
 
 log = logging.getLogger(__name__)
 
@@ -116,6 +120,22 @@ class QdrantServerIndex:
         query = models.SparseVector(indices=list(sparse.indices), values=list(sparse.values))
         return self._search("search_sparse", user_id, query, layout.SPARSE, limit, flt)
 
+    def term_counts(self, user_id: str, terms: Sequence[int]) -> TermCounts:
+        facts = self.count(user_id)
+        containing = {}
+        for term in dict.fromkeys(terms):
+            found = 0
+            if facts:
+                found = self._calling(
+                    "term_counts",
+                    self._client.count,
+                    self._collection,
+                    count_filter=_owner_filter(user_id, term),
+                    exact=True,
+                ).count
+            containing[term] = int(found)
+        return TermCounts(facts, containing)
+
     def scroll(self, user_id: str) -> Iterator[FactRecord]:
         offset: Any = None
         while True:
@@ -158,9 +178,7 @@ class QdrantServerIndex:
                             size=self._dim, distance=models.Distance.DOT
                         )
                     },
-                    sparse_vectors_config={
-                        layout.SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)
-                    },
+                    sparse_vectors_config={layout.SPARSE: models.SparseVectorParams()},
                 )
                 log.info("created Qdrant collection %s (dim %d)", self._collection, self._dim)
             except _CLIENT_ERRORS:
@@ -181,18 +199,21 @@ class QdrantServerIndex:
         params = self._client.get_collection(self._collection).config.params
         dense = params.vectors.get(layout.DENSE) if isinstance(params.vectors, dict) else None
         sparse = (params.sparse_vectors or {}).get(layout.SPARSE)
+        if sparse is not None and sparse.modifier == models.Modifier.IDF:
+            hint = layout.rebuild_hint(f"collection {self._collection!r}")
+            raise StorageError(_STORE, "open", hint)
         if (
             dense is None
             or dense.size != self._dim
             or dense.distance != models.Distance.DOT
             or sparse is None
-            or sparse.modifier != models.Modifier.IDF
+            or sparse.modifier not in (None, models.Modifier.NONE)
         ):
             raise StorageError(
                 _STORE,
                 "open",
                 f"collection {self._collection!r} exists with another vector configuration "
-                f"(want {layout.DENSE!r}: {self._dim}-d dot, {layout.SPARSE!r}: sparse with IDF)",
+                f"(want {layout.DENSE!r}: {self._dim}-d dot, {layout.SPARSE!r}: sparse)",
             )
 
     def _search(
@@ -206,23 +227,35 @@ class QdrantServerIndex:
     ) -> list[Hit]:
         if limit <= 0 or layout.is_empty(flt):
             return []
-        response = self._calling(
-            operation,
-            self._client.query_points,
-            self._collection,
-            query=query,
-            using=using,
-            query_filter=_search_filter(user_id, flt),
-            limit=limit,
-            with_payload=True,
-            with_vectors=[layout.DENSE],
-        )
-        hits = []
-        for point in response.points:
-            dense = layout.dense_of(point.vector)  # once: for the record and for the hit
-            record = _record(point.payload, None)  # search hit: σ comes from `dense`
-            hits.append(Hit(record=record, score=float(point.score), dense=dense))
-        return hits
+        with_sparse = using == layout.SPARSE
+        vectors = [layout.DENSE, layout.SPARSE] if with_sparse else [layout.DENSE]
+
+        def fetch(n: int) -> list[Hit]:
+            with warnings.catch_warnings():
+                # Local mode warns that it is always exact; a server needs to be told.
+                warnings.filterwarnings(
+                    "ignore", message="Local mode performs exact", category=UserWarning
+                )
+                response = self._calling(
+                    operation,
+                    self._client.query_points,
+                    self._collection,
+                    query=query,
+                    using=using,
+                    query_filter=_search_filter(user_id, flt),
+                    search_params=_EXACT,
+                    limit=n,
+                    with_payload=True,
+                    with_vectors=vectors,
+                )
+            hits = []
+            for point in response.points:
+                record = _record(point.payload, None)  # search hit: σ comes from `dense`
+                sparse = layout.sparse_of(point.vector) if with_sparse else None
+                hits.append(Hit(record, float(point.score), layout.dense_of(point.vector), sparse))
+            return hits
+
+        return stable_top(fetch, limit)
 
     def _retrieve(
         self,
@@ -255,12 +288,19 @@ class QdrantServerIndex:
             raise StorageError(_STORE, operation, f"{self._collection}: {exc}") from exc
 
 
-_INDEXES: dict[str, models.PayloadSchemaType | models.KeywordIndexParams] = {
+_INDEXES: dict[
+    str, models.PayloadSchemaType | models.KeywordIndexParams | models.IntegerIndexParams
+] = {
     "user_id": models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD, is_tenant=True),
     "category": models.PayloadSchemaType.KEYWORD,
     "state": models.PayloadSchemaType.KEYWORD,
     "ingest_ts": models.PayloadSchemaType.FLOAT,
+    layout.TERMS: models.IntegerIndexParams(
+        type=models.IntegerIndexType.INTEGER, lookup=True, range=False
+    ),
 }
+#: Exact search: scores must not depend on an approximate index's build history.
+_EXACT = models.SearchParams(exact=True)
 
 
 def _point_struct(point: layout.PointData) -> models.PointStruct:
@@ -274,10 +314,14 @@ def _point_struct(point: layout.PointData) -> models.PointStruct:
     return models.PointStruct(id=point.id, vector=vectors, payload=point.payload)
 
 
-def _owner_filter(user_id: str) -> models.Filter:
-    return models.Filter(
-        must=[models.FieldCondition(key="user_id", match=models.MatchValue(value=user_id))]
-    )
+def _owner_filter(user_id: str, term: int | None = None) -> models.Filter:
+    """The user's facts (containing `term`, when given)."""
+    must: list[models.Condition] = [
+        models.FieldCondition(key="user_id", match=models.MatchValue(value=user_id))
+    ]
+    if term is not None:
+        must.append(models.FieldCondition(key=layout.TERMS, match=models.MatchValue(value=term)))
+    return models.Filter(must=must)
 
 
 def _search_filter(user_id: str, flt: SearchFilter) -> models.Filter:
