@@ -67,7 +67,7 @@ class TenantView:
             try:
                 scoped = self.scoped(user_id)
             except TenantError as exc:
-                yield position, raw, InputError(source, position, f"user_id: {exc}")
+                yield position, self._raw(raw), InputError(source, position, f"user_id: {exc}")
                 continue
             if scoped == user_id:
                 yield position, raw, item
@@ -77,11 +77,17 @@ class TenantView:
     def _raw(self, raw: str) -> str:
         try:
             document = json.loads(raw)
-            if not isinstance(document, dict) or not isinstance(document.get("user_id"), str):
-                return raw
-            scoped = self.scoped(document["user_id"])
-        except (ValueError, TenantError):
+        except ValueError:
             return raw
+        if not isinstance(document, dict) or not isinstance(document.get("user_id"), str):
+            return raw
+        try:
+            scoped = self.scoped(document["user_id"])
+        except TenantError:
+            # Too long to scope: filed under the unchecked scoped form all the same, so that
+            # this tenant's rejected words never land among another tenant's user's letters
+            # (no valid id reaches it: only a whole-deployment purge does).
+            scoped = f"~{self.tenant}~{document['user_id']}"
         if scoped == document["user_id"]:
             return raw
         return json.dumps({**document, "user_id": scoped}, ensure_ascii=False)
