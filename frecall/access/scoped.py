@@ -34,7 +34,7 @@ from schemas.results import (
     ReplayReport,
     UserSummary,
 )
-from workers.errors import InputError
+from workers.errors import InputError, NotQueryable
 from workers.inputs import EdgeInput, Item
 from workers.lifecycle.compaction import CompactionReport
 
@@ -113,7 +113,10 @@ class TenantView:
         timeout: float = 10.0,
     ) -> QueryResult:
         scoped = request.model_copy(update={"user_id": self.scoped(request.user_id)})
-        return self.inner.query(scoped, ranking=ranking, wait_for=wait_for, timeout=timeout)
+        try:
+            return self.inner.query(scoped, ranking=ranking, wait_for=wait_for, timeout=timeout)
+        except NotQueryable as exc:  # its message names the user: by the tenant's own id
+            raise NotQueryable(exc.missing, exc.timeout, request.user_id, exc.settled) from None
 
     def query_batch(
         self, items: Iterable[Item[QueryRequest]], source: str
