@@ -54,6 +54,27 @@ def register(
     b.add_argument("--sizes", default="1000,10000,50000")
     b.add_argument("--queries", type=int, default=200)
     b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
+    b = bench.add_parser("scale", parents=[common], help="cost against store size, 10k → 1M facts")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--sizes", default="10000,100000,1000000", help="increasing store sizes")
+    b.add_argument("--users", type=int, default=10_000)
+    b.add_argument("--skew", type=float, default=1.0, help="Zipf exponent of facts per user")
+    b.add_argument("--queries", type=int, default=200, help="queries per size")
+    b.add_argument("--replay-up-to", type=int, default=10**9, help="replay at sizes ≤ this")
+    b.add_argument("--direct-above", type=int, help="load sizes above this straight into the index")
+    b.add_argument("--report", type=Path, help="write scale.md/json/png here")
+    b = bench.add_parser("load", parents=[common], help="HTTP API under concurrent load")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--deployment", default="embedded", help="embedded,distributed (or one)")
+    b.add_argument("--seconds", type=float, default=20.0, help="duration of the load")
+    b.add_argument("--writers", type=int, default=4)
+    b.add_argument("--readers", type=int, default=8)
+    b.add_argument("--users", type=int, default=200)
+    b.add_argument("--batch", type=int, default=5, help="facts per POST /v1/edges")
+    b.add_argument("--workers", type=int, default=1, help="distributed: frecall workers")
+    b.add_argument("--settle", type=float, default=60.0, help="distributed: wait for the queue")
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     b = bench.add_parser("locomo", parents=[common], help="evidence recall on LoCoMo dialogue")
     b.add_argument("--data", type=Path, required=True, help="a LoCoMo JSON file (read only)")
     b.add_argument("--json", action="store_true")
@@ -155,6 +176,14 @@ def run(args: argparse.Namespace) -> int:
 
         sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
         return query.run(args, sizes)
+    if args.bench == "scale":
+        from bench import scale
+
+        return scale.run(args, [int(s) for s in args.sizes.split(",") if s.strip()])
+    if args.bench == "load":
+        from bench import load
+
+        return load.run(args)
     if args.bench == "locomo":
         from bench import locomo
 

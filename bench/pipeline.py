@@ -345,13 +345,13 @@ def _one(base: Settings, embedder: Embedder, count: int, sizes: _Sizes) -> dict[
         result["replayed_edges"] = replayed.edges
     finally:
         stop_workers(workers)
-        _cleanup(client, bootstrap, name)
+        cleanup_namespace(client, bootstrap, name)
         client.close()
         shutil.rmtree(data_dir, ignore_errors=True)
     return result
 
 
-def _cleanup(client: RedisClient, bootstrap: str, name: str) -> None:
+def cleanup_namespace(client: RedisClient, bootstrap: str, name: str) -> None:
     """Delete the namespace: Redis keys (every generation), topics, consumer groups."""
     try:
         keys = list(client.scan_iter(match=f"{name}*", count=1000))

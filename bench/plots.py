@@ -18,7 +18,7 @@ DPI = 110
 _METADATA = {"Software": None}
 
 
-def _save(fig: Figure, path: Path) -> Path:
+def save(fig: Figure, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     # A bare Figure prints PNG through the Agg canvas; no backend is selected globally.
     fig.savefig(path, format="png", dpi=DPI, metadata=_METADATA)
@@ -49,7 +49,7 @@ def lifecycle_png(result: Mapping[str, Any], path: Path) -> Path:
     # One legend for both panels, outside the bars (they reach 100 %).
     fig.legend(*fig.axes[0].get_legend_handles_labels(), loc="outside lower center",
                ncols=len(names) or 1, fontsize=8)  # fmt: skip
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def noise_png(result: Mapping[str, Any], path: Path) -> Path:
@@ -76,7 +76,7 @@ def noise_png(result: Mapping[str, Any], path: Path) -> Path:
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     ax.set_title("Robustness to metadata noise (gold track)")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def growth_png(result: Mapping[str, Any], path: Path) -> Path:
@@ -116,4 +116,4 @@ def growth_png(result: Mapping[str, Any], path: Path) -> Path:
     latency.grid(alpha=0.3)
     latency.legend(fontsize=7)
     latency.set_title("Query latency, same questions")
-    return _save(fig, path)
+    return save(fig, path)

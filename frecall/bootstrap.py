@@ -19,6 +19,7 @@ from workers.ports import Embedder, FactExtractor, SlotIndex, VectorIndex
 from workers.query.service import Distiller
 from workers.stores.archive import ARCHIVE_FILE, Archive
 from workers.stores.dead_letters import FileDeadLetters
+from workers.stores.search_plan import SearchPlan
 
 
 def make_embedder(settings: Settings) -> Embedder:
@@ -88,10 +89,15 @@ def make_vectors(settings: Settings, dim: int, directory: Path | None = None) ->
 
         key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
         client = QdrantClient(url=settings.qdrant_url, api_key=key)
-        return QdrantServerIndex(client, settings.qdrant_collection, dim)
+        return QdrantServerIndex(client, settings.qdrant_collection, dim, search_plan(settings))
     from workers.stores.qdrant_edge import QdrantEdgeIndex
 
-    return QdrantEdgeIndex(directory or settings.data_dir / "qdrant", dim)
+    return QdrantEdgeIndex(directory or settings.data_dir / "qdrant", dim, search_plan(settings))
+
+
+def search_plan(settings: Settings) -> SearchPlan:
+    """When a user's dense search may be approximate (HNSW), from the settings."""
+    return SearchPlan(settings.exact_search_max_facts, settings.hnsw_ef)
 
 
 def make_slots(settings: Settings, path: Path | None = None) -> SlotIndex:

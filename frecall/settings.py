@@ -9,6 +9,8 @@ from typing import Any, Final, Literal
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from workers.stores.search_plan import EXACT_MAX_FACTS, HNSW_EF
+
 #: Embedders that need no service, by `FR_EMBEDDER` / `--embedder` name: `minilm` is
 #: all-MiniLM-L6-v2 int8 (workers/embedding/minilm.py), `hashing` the test-only hasher.
 OFFLINE_EMBEDDERS = ("minilm", "hashing")
@@ -51,6 +53,10 @@ class Settings(BaseSettings):
     openai_api_key: SecretStr | None = None
     llm_model: str = "gpt-4.1-mini"
     onnx_threads: int = Field(default=2, ge=1, le=64)
+    #: Users with at most this many facts are searched exactly; larger ones through the
+    #: vector index's HNSW graph with `hnsw_ef` (workers/stores/search_plan.py).
+    exact_search_max_facts: int = Field(default=EXACT_MAX_FACTS, ge=0)
+    hnsw_ef: int = Field(default=HNSW_EF, ge=8, le=4096)
     http_max_body_bytes: int = Field(default=1 << 20, gt=0)
     #: The HMAC key API keys are hashed with (frecall/access/keys.py). Changing it
     #: invalidates every key; unset, a fixed label is used.

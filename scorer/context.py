@@ -75,6 +75,14 @@ class IntentTerms:
 
     @classmethod
     def resolve(cls, tables: PolicyTables, intent: Intent) -> IntentTerms:
+        cached: IntentTerms | None = tables.intent_cache.get(intent)
+        if cached is not None:
+            return cached
+        terms = tables.intent_cache[intent] = cls._resolve(tables, intent)
+        return terms
+
+    @classmethod
+    def _resolve(cls, tables: PolicyTables, intent: Intent) -> IntentTerms:
         direction = {Intent.UPCOMING: 1, Intent.PAST: -1}.get(intent, 0)
         return cls(
             mask=tuple(float(w) for w in tables.masks[intent]),

@@ -60,10 +60,18 @@ def score_candidates(
         return ScalarScores(flat, [c.state for c in candidates])
     now = ctx.as_of_h
     terms = IntentTerms.resolve(tables, ctx.intent)
-    cols = tables.category_rows
-    routing = ctx.routing.tolist() if options.routing and ctx.routing is not None else None
+    routing = ctx.routing if options.routing else None
+    # Every soft-membership mix (Lemma 1) and routing prior at once: one small matmul
+    # beats mixing 11 weights per candidate in Python (≈ 60 % of this loop's time at
+    # k = 20, measured with `frecall bench scorer`).
+    per_category = np.column_stack(
+        (tables.columns, routing if routing is not None else np.zeros(len(tables.columns)))
+    )
+    weights = np.array([c.weights for c in candidates], dtype=np.float64)
+    mixed = (weights @ per_category).tolist() if candidates else []
     rho_floor = tables.routing_floor
-    rho_scale = (1.0 - rho_floor) / ((max(routing) or 1.0) if routing else 1.0)
+    top = float(routing.max()) if routing is not None else 1.0
+    rho_scale = (1.0 - rho_floor) / (top or 1.0)
     mask_row, tentative_w, recency = terms.mask, terms.tentative, terms.recency
     episodic_w = tables.episodic_weight
     unanchored, omega_applies = terms.unanchored, terms.omega
@@ -74,19 +82,7 @@ def score_candidates(
     exp, log = math.exp, math.log
     rows: list[tuple[float, ...]] = []
     states: list[int] = []
-    for c in candidates:
-        inv = alpha = floor_w = et = nu = mu = prior = 0.0
-        for j, w in enumerate(c.weights):
-            if w:
-                col = cols[j]
-                inv += w * col[0]
-                alpha += w * col[1]
-                floor_w += w * col[2]
-                et += w * col[3]
-                nu += w * col[4]
-                mu += w * col[5]
-                if routing is not None:
-                    prior += w * routing[j]
+    for c, (inv, alpha, floor_w, et, nu, mu, prior) in zip(candidates, mixed, strict=True):
         alpha *= recency
         sigma = c.sigma
         event = c.event_h
@@ -154,9 +150,11 @@ def score_candidates(
 def top_k_scalar(scores: ScalarScores, k: int, first: np.ndarray | None = None) -> list[int]:
     """Same order as `scorer.score.top_k`: tier, score, σ, then position."""
     rows = scores.rows
-    eligible = [i for i, row in enumerate(rows) if row[_SCORE] > 0.0]
-    tier = first.tolist() if first is not None else None
-    eligible.sort(
-        key=lambda i: (not tier[i] if tier is not None else False, -rows[i][_SCORE], -rows[i][0], i)
+    if first is None:
+        keyed = sorted((-r[_SCORE], -r[0], i) for i, r in enumerate(rows) if r[_SCORE] > 0.0)
+        return [i for _, _, i in keyed[:k]]
+    tier = first.tolist()
+    ranked = sorted(
+        (not tier[i], -row[_SCORE], -row[0], i) for i, row in enumerate(rows) if row[_SCORE] > 0.0
     )
-    return eligible[:k]
+    return [i for _, _, _, i in ranked[:k]]

@@ -67,6 +67,10 @@ class Hit:
     dense: np.ndarray | None = None
     sparse: SparseVector | None = None
 
+    @property
+    def edge_id(self) -> str:
+        return self.record.edge_id
+
 
 @dataclass(frozen=True, slots=True)
 class SearchFilter:
@@ -105,10 +109,11 @@ class VectorIndex(Protocol):
     Implementations: Qdrant Edge (embedded default), Qdrant server via qdrant-client,
     in-memory fake. Raises `StorageError` on backend failure.
 
-    Searches are exact (no approximate index) and deterministic: results are ordered by
-    score, then by edge id, and the cut at `limit` follows that order, so the same facts
-    give the same hits whatever order they were written in. The store applies no
-    statistics of its own to sparse vectors (no IDF modifier): inverse document
+    Searches are deterministic: results are ordered by score, then by edge id, and the cut
+    at `limit` follows that order, so the same facts give the same hits whatever order they
+    were written in. They are exact, except the dense searches of users above the adapter's
+    `SearchPlan` size (workers/stores/search_plan.py), which may use an HNSW graph. The
+    store applies no statistics of its own to sparse vectors (no IDF modifier): inverse document
     frequencies are the caller's, from `term_counts` over one user's facts
     (docs/architecture.md, "Lexical statistics").
     """

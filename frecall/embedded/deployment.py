@@ -14,7 +14,7 @@ import logging
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
-from typing import TextIO
+from typing import Protocol, TextIO, runtime_checkable
 
 from frecall.bootstrap import build, make_extractor
 from frecall.deployment import LogSource, Ranking
@@ -50,6 +50,17 @@ log = logging.getLogger(__name__)
 def users_in_log(log: EventLog) -> list[str]:
     """Every user with at least one fact in the log, sorted."""
     return sorted({r.user_id for r in log.read() if isinstance(r, EdgeEvent)})
+
+
+#: Facts written by one call from which the vector index's HNSW graphs are built after it.
+BULK_WRITE = 5_000
+
+
+@runtime_checkable
+class IndexBuilder(Protocol):
+    """A vector index whose approximate index is built on demand (Qdrant Edge)."""
+
+    def build_graphs(self) -> bool: ...
 
 
 class EmbeddedDeployment:
@@ -123,11 +134,25 @@ class EmbeddedDeployment:
     def ingest_turns(self, items: Iterable[Item[TurnEvent]], source: str) -> IngestReport:
         extractor = self._extractor_now()  # before the stores: a bad choice fails fast
         with self._writes:
-            return self._pipeline().ingest_turn_items(items, extractor, source, self._turns)
+            report = self._pipeline().ingest_turn_items(items, extractor, source, self._turns)
+            self._build_index_after(report.accepted)
+            return report
 
     def ingest_edges(self, items: Iterable[Item[EdgeInput]], source: str) -> IngestReport:
         with self._writes:
-            return self._pipeline().ingest_edge_items(items, source)
+            report = self._pipeline().ingest_edge_items(items, source)
+            self._build_index_after(report.accepted)
+            return report
+
+    def _build_index_after(self, written: int) -> None:
+        """Build the vector index's HNSW graphs after a bulk write (workers/stores/
+        search_plan.py) when a user is large enough to use one: Qdrant Edge has no
+        background optimizer, and a build holds the writes for seconds to minutes, so small
+        writes (an HTTP request's) never pay it; large users' searches stay exact until a
+        bulk load or a replay builds them."""
+        vectors = self.app.vectors
+        if written >= BULK_WRITE and isinstance(vectors, IndexBuilder):
+            vectors.build_graphs()
 
     def query(
         self,
@@ -200,11 +225,14 @@ class EmbeddedDeployment:
             raise ConfigError("replay of service-backed stores is `frecall replay --from-kafka`")
         if not self._owned:
             raise ConfigError("replay needs the data dir's stores closed: open the deployment")
-        with self._writes, self._opening:
-            if self._app is not None:  # the replay opens the data dir itself
-                self._app.close()
-                self._app = None
-            return replay_data_dir(self.settings)
+        with self._writes:
+            with self._opening:
+                if self._app is not None:  # the replay opens the data dir itself
+                    self._app.close()
+                    self._app = None
+                report = replay_data_dir(self.settings)
+            self._build_index_after(BULK_WRITE)
+            return report
 
     def compact(self, as_of: datetime) -> CompactionReport:
         with self._writes:

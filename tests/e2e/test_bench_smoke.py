@@ -136,3 +136,40 @@ def test_bench_embedders(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bench_embedders_rejects_an_unknown_embedder(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "embedders", "--embedders", "minilm,nope"]) == 1
     assert "unknown embedder(s) nope" in capsys.readouterr().err
+
+
+def test_bench_scale_with_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    report = tmp_path / "report"
+    got = run_json(capsys, "bench", "scale", "--sizes", "120,300,600", "--users", "40",
+                   "--queries", "3", "--data-dir", str(tmp_path / "d"), "--report", str(report),
+                   "--direct-above", "300", "--json")  # fmt: skip
+    rows = got["rows"]
+    assert [row["facts"] for row in rows] == [120, 300, 600]
+    assert [row["loaded"] for row in rows] == ["ingest", "ingest", "direct"]
+    for row in rows:
+        assert row["query_p50_ms"] <= row["query_p99_ms"]
+        assert row["disk_bytes_per_fact"] > 0 and row["rss_bytes_per_fact"] > 0
+        # Zipf: the largest user holds more than an equal share.
+        assert row["largest_user_facts"] > row["facts"] / row["users_with_facts"]
+    for row in rows[:2]:
+        assert row["ingest_facts_per_s"] > 0 and row["replay_edges_per_s"] > 0
+    # A direct load measures the store at its size, not the product's write paths.
+    assert rows[2]["ingest_facts_per_s"] is None and rows[2]["replay_edges_per_s"] is None
+    assert rows[2]["largest_user_facts"] > rows[1]["largest_user_facts"]
+    assert (report / "scale.md").read_text().count("\n| ") == 4
+    assert_png(report / "scale.png")
+
+
+def test_bench_scale_refuses_decreasing_sizes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "scale", "--sizes", "300,100"]) != 0
+    assert "increasing" in capsys.readouterr().err
+
+
+def test_bench_load_embedded(capsys: pytest.CaptureFixture[str]) -> None:
+    got = run_json(capsys, "bench", "load", "--seconds", "2", "--writers", "1", "--readers", "2",
+                   "--users", "5", "--embedder", "hashing", "--json")  # fmt: skip
+    result = got["embedded"]
+    assert result["errors"] == 0 and result["writes_lost"] == 0
+    assert result["writes_acknowledged"] > 0
+    assert result["export"]["exports"] >= 1
+    assert {"POST /v1/edges", "POST /v1/query"} == set(result["endpoints"])

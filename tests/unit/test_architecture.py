@@ -233,6 +233,7 @@ DEPLOYMENT_CHOICE = {
     "frecall/wiring.py",
     "frecall/distributed/stores.py",  # require_services
     "bench/pipeline.py",  # the pipeline benchmark: needs the real services it measures
+    "bench/load.py",  # the load test starts the processes of the deployment it measures
 }
 
 

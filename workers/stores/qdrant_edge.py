@@ -12,8 +12,9 @@ Sparse vectors carry BM25 term-frequency weights without Qdrant's IDF modifier: 
 Edge keeps its IDF statistics for the whole shard (every user) and leaves deleted points in
 them until the shard is reopened, so one user's words, and erased ones, would move another
 user's scores. Per-user document frequencies come from `term_counts` (counts over the
-integer-indexed `terms` payload), exact and live. Searches are exact (`SearchParams(exact)`:
-no HNSW approximation even once `optimize` built one) and cut by (score, edge id).
+integer-indexed `terms` payload), exact and live. Searches are exact (`SearchParams(exact)`)
+for users up to the `SearchPlan`'s size and approximate (HNSW, built by `optimize`) for the
+dense searches of larger ones, and cut by (score, edge id) (workers/stores/search_plan.py).
 
 qdrant-edge-py raises bare `Exception`s; every call into it goes through `_calling`, which
 turns them into `StorageError`.
@@ -24,6 +25,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -34,7 +36,8 @@ from schemas.records import FactRecord, Lifecycle
 from workers.errors import StorageError
 from workers.ports import Hit, IndexedFact, SearchFilter, SparseVector, TermCounts
 from workers.stores import qdrant_payload as layout
-from workers.stores.stable_top import stable_top
+from workers.stores.search_plan import SearchPlan
+from workers.stores.stable_top import ScoredId, stable_top
 
 log = logging.getLogger(__name__)
 
@@ -50,12 +53,31 @@ class QdrantEdgeIndex:
     Reopening a directory keeps its data; opening it with another `dim` raises `StorageError`.
     """
 
-    def __init__(self, path: Path, dim: int) -> None:
+    def __init__(self, path: Path, dim: int, plan: SearchPlan | None = None) -> None:
         self._path = Path(path)
         self._dim = dim
+        self._plan = plan or SearchPlan()
         self._write_lock = threading.Lock()
+        # Facts per user and per (user, term), counted by the store and forgotten on every
+        # write of that user: every search asks the first (`SearchPlan`), every lexical
+        # query both (`term_counts`: counting a term over a large user's facts costs
+        # milliseconds, and a user's questions reuse their words). `_writes` is odd while a
+        # write is under way (a seqlock): a count that overlapped a write is answered but
+        # not kept, so what is kept is always the count of the facts stored now.
+        self._sizes: dict[str, int] = {}
+        self._terms: dict[str, dict[int, int]] = {}
+        self._writes = 0
         self._closed = False
         self._shard = self._calling("open", self._open)
+
+    @property
+    def plan(self) -> SearchPlan:
+        """When searches are exact; benchmarks set it to compare both paths on one shard."""
+        return self._plan
+
+    @plan.setter
+    def plan(self, plan: SearchPlan) -> None:
+        self._plan = plan
 
     # -- writes -------------------------------------------------------------------------
 
@@ -64,7 +86,7 @@ class QdrantEdgeIndex:
         if not items:
             return
         points = [_edge_point(layout.to_point(item)) for item in items]
-        with self._write_lock:
+        with self._write_lock, self._writing(user_id):
             self._calling("upsert", self._shard.update, qe.UpdateOperation.upsert_points(points))
 
     def update_lifecycle(self, user_id: str, updates: Mapping[str, Lifecycle]) -> None:
@@ -78,7 +100,7 @@ class QdrantEdgeIndex:
                 self._calling("update_lifecycle", self._shard.update, op)
 
     def delete(self, user_id: str, edge_ids: Sequence[str]) -> int:
-        with self._write_lock:
+        with self._write_lock, self._writing(user_id):
             ids = [r.id for r in self._retrieve(user_id, edge_ids, ["user_id"])]
             if ids:
                 op = qe.UpdateOperation.delete_points(ids)
@@ -86,8 +108,8 @@ class QdrantEdgeIndex:
             return len(ids)
 
     def delete_user(self, user_id: str) -> int:
-        with self._write_lock:
-            existing = self.count(user_id)
+        with self._write_lock, self._writing(user_id):
+            existing = self._count(user_id)
             if existing:
                 op = qe.UpdateOperation.delete_points_by_filter(_owner_filter(user_id))
                 self._calling("delete_user", self._shard.update, op)
@@ -103,7 +125,8 @@ class QdrantEdgeIndex:
         self, user_id: str, vector: np.ndarray, limit: int, flt: SearchFilter
     ) -> list[Hit]:
         query = qe.Query.Nearest(layout.unit(vector).tolist(), using=layout.DENSE)
-        return self._search("search_dense", user_id, query, limit, flt)
+        approximate = self._plan.approximate(self.count(user_id))
+        return self._search("search_dense", user_id, query, limit, flt, approximate=approximate)
 
     def search_sparse(
         self, user_id: str, sparse: SparseVector, limit: int, flt: SearchFilter
@@ -115,12 +138,20 @@ class QdrantEdgeIndex:
         return self._search("search_sparse", user_id, query, limit, flt, with_sparse=True)
 
     def term_counts(self, user_id: str, terms: Sequence[int]) -> TermCounts:
+        seen = self._writes
         facts = self.count(user_id)
+        known = self._terms.get(user_id, {})
         containing = {}
         for term in dict.fromkeys(terms):
-            request = qe.CountRequest(exact=True, filter=_owner_filter(user_id, term))
-            found = self._calling("term_counts", self._shard.count, request) if facts else 0
-            containing[term] = int(found)
+            found = known.get(term)
+            if found is None:
+                request = qe.CountRequest(exact=True, filter=_owner_filter(user_id, term))
+                found = (
+                    int(self._calling("term_counts", self._shard.count, request)) if facts else 0
+                )
+            containing[term] = found
+        if seen % 2 == 0 and seen == self._writes:
+            self._terms.setdefault(user_id, {}).update(containing)
         return TermCounts(facts, containing)
 
     def scroll(self, user_id: str) -> Iterator[FactRecord]:
@@ -140,9 +171,16 @@ class QdrantEdgeIndex:
                 return
 
     def count(self, user_id: str | None = None) -> int:
-        flt = None if user_id is None else _owner_filter(user_id)
-        request = qe.CountRequest(exact=True, filter=flt)
-        return int(self._calling("count", self._shard.count, request))
+        if user_id is None:
+            return self._count(None)
+        known = self._sizes.get(user_id)
+        if known is not None:
+            return known
+        seen = self._writes
+        counted = self._count(user_id)
+        if seen % 2 == 0 and seen == self._writes:
+            self._sizes[user_id] = counted
+        return counted
 
     def close(self) -> None:
         """Flush and release the directory; closing twice is harmless."""
@@ -157,6 +195,17 @@ class QdrantEdgeIndex:
                 # reopen the directory until the process exits (the WAL replays the rest).
                 self._calling("close", self._shard.close)
 
+    def build_graphs(self) -> bool:
+        """Build the HNSW graphs (`optimize`) if some user is large enough for the search
+        plan to use one; True if it ran. A build costs minutes at 50k facts on two cores
+        (`frecall bench query`), wasted where every search is exact anyway."""
+        request = qe.FacetRequest("user_id", limit=1, exact=True)
+        hits = self._calling("facet", self._shard.facet, request).hits
+        if not hits or not self._plan.approximate(int(hits[0].count)):
+            return False
+        self.optimize()
+        return True
+
     def optimize(self) -> bool:
         """Run Qdrant Edge's segment optimizers now (it has no background optimizer).
 
@@ -169,10 +218,31 @@ class QdrantEdgeIndex:
 
     # -- internals ----------------------------------------------------------------------
 
+    def _count(self, user_id: str | None) -> int:
+        flt = None if user_id is None else _owner_filter(user_id)
+        request = qe.CountRequest(exact=True, filter=flt)
+        return int(self._calling("count", self._shard.count, request))
+
+    @contextmanager
+    def _writing(self, user_id: str) -> Iterator[None]:
+        """Around a write of `user_id`'s facts (under the write lock): its count is stale."""
+        self._writes += 1
+        self._forget_counts(user_id)
+        try:
+            yield
+        finally:
+            self._forget_counts(user_id)
+            self._writes += 1
+
+    def _forget_counts(self, user_id: str) -> None:
+        self._sizes.pop(user_id, None)
+        self._terms.pop(user_id, None)
+
     def _open(self) -> qe.EdgeShard:
         config = qe.EdgeConfig(
             vectors={layout.DENSE: qe.EdgeVectorParams(size=self._dim, distance=qe.Distance.Dot)},
             sparse_vectors={layout.SPARSE: qe.EdgeSparseVectorParams()},
+            hnsw_config=_TENANT_HNSW,
         )
         if (self._path / _CONFIG_FILE).exists():
             # Passing the config makes Qdrant Edge check it against the stored segments.
@@ -207,32 +277,46 @@ class QdrantEdgeIndex:
         flt: SearchFilter,
         *,
         with_sparse: bool = False,
+        approximate: bool = False,
     ) -> list[Hit]:
         if limit <= 0 or layout.is_empty(flt):
             return []
         vectors = [layout.DENSE, layout.SPARSE] if with_sparse else [layout.DENSE]
 
-        def fetch(n: int) -> list[Hit]:
+        def fetch(n: int) -> list[ScoredId]:
+            params = qe.SearchParams(hnsw_ef=self._plan.beam(n)) if approximate else _EXACT
             request = qe.QueryRequest(
                 limit=n,
                 query=query,
                 filter=_search_filter(user_id, flt),
-                with_payload=True,
-                with_vector=vectors,
-                params=_EXACT,
+                with_payload=_EDGE_ID,
+                with_vector=False,
+                params=params,
             )
             points = self._calling(operation, self._shard.query, request)
-            hits = []
-            for point in points:
-                # The query path reads σ from `dense`; rebuilding the edge's embedding blob
-                # for every hit would cost more than the search itself (base64 of 384 floats).
-                record = _record(point.payload, None, restore_embedding=False)
-                sparse = layout.sparse_of(point.vector) if with_sparse else None
-                dense = layout.dense_of(point.vector)
-                hits.append(Hit(record, float(point.score), dense, sparse))
-            return hits
+            return [ScoredId(float(p.score), (p.payload or {})["edge_id"], p.id) for p in points]
 
-        return stable_top(fetch, limit)
+        # Cut on scores and ids alone: equal scores (the same words, the same text) can make
+        # the cut ask for many more hits than are kept, and reading a record costs more than
+        # finding it. Then one read of the kept hits' records and vectors.
+        kept = stable_top(fetch, limit)
+        if not kept:
+            return []
+        records = self._calling(
+            operation, self._shard.retrieve, [k.point_id for k in kept], True, vectors
+        )
+        by_id = {r.id: r for r in records}
+        hits = []
+        for k in kept:
+            point = by_id.get(k.point_id)
+            if point is None:
+                continue  # erased between the search and the read
+            # The query path reads σ from `dense`; rebuilding the edge's embedding blob for
+            # every hit would cost more than the search itself (base64 of 384 floats).
+            record = _record(point.payload, None, restore_embedding=False)
+            sparse = layout.sparse_of(point.vector) if with_sparse else None
+            hits.append(Hit(record, k.score, layout.dense_of(point.vector), sparse))
+        return hits
 
     def _retrieve(
         self,
@@ -262,6 +346,14 @@ class QdrantEdgeIndex:
 
 #: Exact search: scores must not depend on an approximate index's build history.
 _EXACT = qe.SearchParams(exact=True)
+#: The payload a search reads before the cut.
+_EDGE_ID = ["edge_id"]
+#: HNSW for many small tenants and a few huge ones (Qdrant's multitenancy layout): no
+#: graph over all points (`m=0`: no search crosses users), a graph per tenant (`payload_m`
+#: on the `is_tenant` field) built only for tenants too large to scan (Qdrant scans a
+#: filter matching fewer than `full_scan_threshold` KB of vectors, ≈ 6,600 of 384-d).
+#: Built by `optimize`. A shard created before keeps its data: the config is rewritten.
+_TENANT_HNSW = qe.HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000, payload_m=16)
 
 
 def _payload_indexes() -> dict[str, Any]:

@@ -5,8 +5,9 @@ The same code runs against qdrant-client's local mode (`QdrantClient(":memory:")
 `qdrant_payload`. The collection is created on first use with the payload indexes; an existing
 collection must have the same vector configuration, or the constructor raises `StorageError`.
 
-Sparse vectors have no IDF modifier and searches are exact and cut by (score, edge id): see
-the `VectorIndex` port and `qdrant_edge`'s docstring for why.
+Sparse vectors have no IDF modifier and searches are cut by (score, edge id), exact except the
+dense searches of users above the `SearchPlan` size (HNSW, which the server builds in the
+background): see the `VectorIndex` port and `qdrant_edge`'s docstring for why.
 
 `update_lifecycle` reads a record and writes it back: it assumes one writer per user at a
 time, which partitioning the lifecycle stage by user_id provides.
@@ -31,7 +32,8 @@ from schemas.records import FactRecord, Lifecycle
 from workers.errors import StorageError
 from workers.ports import Hit, IndexedFact, SearchFilter, SparseVector, TermCounts
 from workers.stores import qdrant_payload as layout
-from workers.stores.stable_top import stable_top
+from workers.stores.search_plan import SearchPlan
+from workers.stores.stable_top import ScoredId, stable_top
 
 log = logging.getLogger(__name__)
 
@@ -54,10 +56,13 @@ class QdrantServerIndex:
     The index owns the client from here on: `close()` closes it.
     """
 
-    def __init__(self, client: QdrantClient, collection: str, dim: int) -> None:
+    def __init__(
+        self, client: QdrantClient, collection: str, dim: int, plan: SearchPlan | None = None
+    ) -> None:
         self._client = client
         self._collection = collection
         self._dim = dim
+        self._plan = plan or SearchPlan()
         self._calling("open", self._ensure_collection)
 
     # -- writes -------------------------------------------------------------------------
@@ -110,7 +115,11 @@ class QdrantServerIndex:
         self, user_id: str, vector: np.ndarray, limit: int, flt: SearchFilter
     ) -> list[Hit]:
         query = layout.unit(vector).tolist()
-        return self._search("search_dense", user_id, query, layout.DENSE, limit, flt)
+        # Several processes may write the collection: the user's size is counted each time.
+        approximate = self._plan.approximate(self.count(user_id))
+        return self._search(
+            "search_dense", user_id, query, layout.DENSE, limit, flt, approximate=approximate
+        )
 
     def search_sparse(
         self, user_id: str, sparse: SparseVector, limit: int, flt: SearchFilter
@@ -179,6 +188,7 @@ class QdrantServerIndex:
                         )
                     },
                     sparse_vectors_config={layout.SPARSE: models.SparseVectorParams()},
+                    hnsw_config=_TENANT_HNSW,
                 )
                 log.info("created Qdrant collection %s (dim %d)", self._collection, self._dim)
             except _CLIENT_ERRORS:
@@ -224,13 +234,15 @@ class QdrantServerIndex:
         using: str,
         limit: int,
         flt: SearchFilter,
+        *,
+        approximate: bool = False,
     ) -> list[Hit]:
         if limit <= 0 or layout.is_empty(flt):
             return []
         with_sparse = using == layout.SPARSE
         vectors = [layout.DENSE, layout.SPARSE] if with_sparse else [layout.DENSE]
 
-        def fetch(n: int) -> list[Hit]:
+        def fetch(n: int) -> list[ScoredId]:
             with warnings.catch_warnings():
                 # Local mode warns that it is always exact; a server needs to be told.
                 warnings.filterwarnings(
@@ -243,19 +255,41 @@ class QdrantServerIndex:
                     query=query,
                     using=using,
                     query_filter=_search_filter(user_id, flt),
-                    search_params=_EXACT,
+                    search_params=(
+                        models.SearchParams(hnsw_ef=self._plan.beam(n)) if approximate else _EXACT
+                    ),
                     limit=n,
-                    with_payload=True,
-                    with_vectors=vectors,
+                    with_payload=["edge_id"],
+                    with_vectors=False,
                 )
-            hits = []
-            for point in response.points:
-                record = _record(point.payload, None)  # search hit: σ comes from `dense`
-                sparse = layout.sparse_of(point.vector) if with_sparse else None
-                hits.append(Hit(record, float(point.score), layout.dense_of(point.vector), sparse))
-            return hits
+            return [
+                ScoredId(float(p.score), (p.payload or {})["edge_id"], p.id)
+                for p in response.points
+            ]
 
-        return stable_top(fetch, limit)
+        # As in `qdrant_edge`: cut on scores and ids (ties may ask for many hits), then read
+        # the kept hits' records and vectors at once.
+        kept = stable_top(fetch, limit)
+        if not kept:
+            return []
+        records = self._calling(
+            operation,
+            self._client.retrieve,
+            self._collection,
+            [k.point_id for k in kept],
+            with_payload=True,
+            with_vectors=vectors,
+        )
+        by_id = {str(r.id): r for r in records}
+        hits = []
+        for k in kept:
+            point = by_id.get(str(k.point_id))
+            if point is None:
+                continue  # erased between the search and the read
+            record = _record(point.payload, None)  # search hit: σ comes from `dense`
+            sparse = layout.sparse_of(point.vector) if with_sparse else None
+            hits.append(Hit(record, k.score, layout.dense_of(point.vector), sparse))
+        return hits
 
     def _retrieve(
         self,
@@ -301,6 +335,11 @@ _INDEXES: dict[
 }
 #: Exact search: scores must not depend on an approximate index's build history.
 _EXACT = models.SearchParams(exact=True)
+#: Qdrant's multitenancy layout (see `qdrant_edge._TENANT_HNSW`): no graph across users,
+#: one per tenant large enough to need it; the server builds them in the background.
+_TENANT_HNSW = models.HnswConfigDiff(
+    m=0, payload_m=16, ef_construct=100, full_scan_threshold=10_000
+)
 
 
 def _point_struct(point: layout.PointData) -> models.PointStruct:
