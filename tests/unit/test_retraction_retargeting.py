@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from schemas.categories import Category, LifecycleState
 from schemas.events import EdgeEvent, ForgetCommand
 from schemas.policy import load_policy
-from tests.unit.edge_helpers import edge
+from tests.unit.edge_helpers import axis, edge, near
 from workers.export import dumps_stable, export_user
 from workers.lifecycle.retargeting import find_target, named_words
 from workers.lifecycle.service import LifecycleService
@@ -27,18 +27,6 @@ from workers.stores.memory_vectors import InMemoryVectorIndex
 POLICY = load_policy()
 S = LifecycleState
 FLOOR = POLICY.association.retraction_cosine
-DIM = 16
-
-
-def axis(i: int) -> np.ndarray:
-    v = np.zeros(DIM, dtype=np.float32)
-    v[i] = 1.0
-    return v
-
-
-def near(base: np.ndarray, cosine: float, other: int) -> np.ndarray:
-    v = cosine * base + np.sqrt(1 - cosine**2) * axis(other)
-    return (v / np.linalg.norm(v)).astype(np.float32)
 
 
 BOOK = axis(0)
