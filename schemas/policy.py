@@ -77,6 +77,10 @@ class AssociationPolicy(BaseModel):
 
     soft_cosine: float = Field(default=0.6, ge=0, le=1)
     hard_cosine: float = Field(default=0.75, ge=0, le=1)
+    #: A retraction whose named slot has no earlier member retracts the user's earlier edge
+    #: that shares a word with that name and is most similar to it, at cosine ≥ this
+    #: (`workers/lifecycle/retargeting.py`).
+    retraction_cosine: float = Field(default=0.25, ge=0, le=1)
     note: str = ""
 
     @model_validator(mode="after")

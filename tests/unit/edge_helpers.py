@@ -13,6 +13,20 @@ from schemas.events import EdgeEvent, Embedding
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
+def axis(i: int, dim: int = 16) -> np.ndarray:
+    """The unit vector along axis `i`."""
+    v = np.zeros(dim, dtype=np.float32)
+    v[i] = 1.0
+    return v
+
+
+def near(base: np.ndarray, cosine: float, other: int) -> np.ndarray:
+    """A unit vector at exactly `cosine` to the unit vector `base` (toward axis `other`)."""
+    v = cosine * base + np.sqrt(1 - cosine**2) * axis(other, len(base))
+    out: np.ndarray = (v / np.linalg.norm(v)).astype(np.float32)
+    return out
+
+
 def vec(seed: int, dim: int = 8) -> np.ndarray:
     v = np.random.default_rng(seed).standard_normal(dim).astype(np.float32)
     return v / np.linalg.norm(v)

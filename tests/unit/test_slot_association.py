@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from schemas.categories import Category, LifecycleState
 from schemas.events import EdgeEvent, ForgetCommand
 from schemas.policy import load_policy
-from tests.unit.edge_helpers import edge
+from tests.unit.edge_helpers import axis, edge, near
 from workers.export import dumps_stable, export_user
 from workers.lifecycle.association import best_match
 from workers.lifecycle.service import LifecycleService
@@ -27,19 +27,6 @@ POLICY = load_policy()
 S = LifecycleState
 SOFT = POLICY.association.soft_cosine
 HARD = POLICY.association.hard_cosine
-DIM = 16
-
-
-def axis(i: int) -> np.ndarray:
-    v = np.zeros(DIM, dtype=np.float32)
-    v[i] = 1.0
-    return v
-
-
-def near(base: np.ndarray, cosine: float, other: int) -> np.ndarray:
-    """A unit vector at exactly `cosine` to the unit vector `base` (toward axis `other`)."""
-    v = cosine * base + np.sqrt(1 - cosine**2) * axis(other)
-    return (v / np.linalg.norm(v)).astype(np.float32)
 
 
 DRINK = axis(0)

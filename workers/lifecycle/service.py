@@ -18,6 +18,7 @@ from workers.errors import StorageError
 from workers.lifecycle.association import TO_PREFIX, Associations, is_pseudo
 from workers.lifecycle.compaction import long_expired
 from workers.lifecycle.facts import PendingWrites, fact_store
+from workers.lifecycle.retargeting import RT_PREFIX, Retargeting
 from workers.lifecycle.rules import group_key, resolve_slot
 from workers.ports import FactStore, IndexedFact, SlotIndex, SparseVector, VectorIndex
 from workers.text import bm25
@@ -148,6 +149,7 @@ class LifecycleService:
         self._policy = policy
         self._sparse = sparse
         self._associations = Associations(slots, policy)
+        self._retargeting = Retargeting(slots, policy)
 
     def apply(self, edge: EdgeEvent) -> list[Transition]:
         """Apply one edge. Idempotent: applying it again changes nothing."""
@@ -166,6 +168,7 @@ class LifecycleService:
         for target in edge.retracts:
             self._slots.add_retraction(user, target, edge)
         touched = [slot, *edge.retracts, *self._associations.on_apply(edge)]
+        touched += self._retargeting.on_apply(edge)
         return self._resolve_written(user, touched, {edge.edge_id}, edge.ingest_time)
 
     def touched_facts(self, edge: EdgeEvent) -> list[str]:
@@ -175,6 +178,7 @@ class LifecycleService:
         but died before publishing them).
         """
         slots = [group_key(edge), *edge.retracts, *self._associations.related_slots(edge)]
+        slots += self._retargeting.related_slots(edge)
         ids = [edge.edge_id, *self.members_of(edge.user_id, slots)]
         return list(dict.fromkeys(ids))
 
@@ -227,7 +231,11 @@ class LifecycleService:
     ) -> list[Transition]:
         view = self._associations.view(user, slot, members)
         members = view.stored
-        annotations = resolve_slot(view.rules, self._slots.retractions(user, slot), self._policy)
+        retractions = [
+            *self._slots.retractions(user, slot),
+            *self._retargeting.retractions(user, slot),
+        ]
+        annotations = resolve_slot(view.rules, retractions, self._policy)
         for edge_id, association in view.joined.items():
             annotations[edge_id] = annotations[edge_id].model_copy(
                 update={"associated": association}
@@ -360,10 +368,13 @@ class LifecycleService:
         for key in keys:
             if key.startswith(TO_PREFIX):
                 slots.append(key[len(TO_PREFIX) :])
+            elif key.startswith(RT_PREFIX):
+                slots.append(key[len(RT_PREFIX) :])
             elif not key.startswith(EPISODE_PREFIX) and not is_pseudo(key):
                 slots.append(key)
         slots = list(dict.fromkeys(slots))
-        return list(dict.fromkeys([*slots, *self._associations.after_removal(user, slots)]))
+        slots += self._associations.after_removal(user, slots)
+        return list(dict.fromkeys([*slots, *self._retargeting.after_removal(user)]))
 
     def _episode_slots(self, user: str, edge_ids: Sequence[str]) -> list[str]:
         """The slots of the raw turns that inherit the state of these facts (they must be
@@ -388,7 +399,12 @@ class LifecycleService:
         if not found:
             return []
         edge = found[0].edge
-        return [group_key(edge), *edge.retracts, *self._associations.related_slots(edge)]
+        return [
+            group_key(edge),
+            *edge.retracts,
+            *self._associations.related_slots(edge),
+            *self._retargeting.related_slots(edge),
+        ]
 
     def members_of(self, user_id: str, slots: Sequence[str]) -> list[str]:
         """Every fact of these slots, and the raw turns that inherit from them."""

@@ -1,0 +1,203 @@
+"""A retraction whose slot the user never filled retracts what the user named instead (issue 11).
+
+A retraction names a slot ("scrap the ubc exchange" → `project.exchange`), guessed from the
+words of its target when the plan is not in the conversation's recent context. Said in
+another session than the plan, the guess rarely matches the slot the plan was given
+(`project.ubc`), or the plan was never extracted at all and only its raw turn is kept
+("I'm drafting a book proposal …"): the retraction retracted nothing and the cancelled plan
+stayed current (paper AV7, selective forgetting, fails).
+
+Here a retraction is *unresolved* when none of the slots it names has a member ingested
+before it. It then retracts the user's earlier edge that (a) shares a content word with the
+names of those slots — the thing the user named — and (b) is the most similar to it among
+those (cosine of the stored embeddings ≥ `association.retraction_cosine`; ties go to the
+smaller slot, then edge id). The edge's slot is retracted as by any retraction (a keyed slot:
+its members before the retraction; a raw turn: that turn).
+
+Like slot association this is a function of the edge set: the target of a retraction depends
+only on the user's edges ingested before it. The bookkeeping (pseudo-slots of the slot
+index): every retraction of the user (`RETRACTIONS`), and per slot the retractions that may
+target it (`RT_PREFIX`; a cache, re-checked whenever the slot is resolved).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from schemas.events import EdgeEvent
+from schemas.policy import Policy
+from workers.lifecycle.association import PSEUDO_PREFIX, is_pseudo
+from workers.lifecycle.rules import group_key
+from workers.ports import SlotIndex
+
+RETRACTIONS = PSEUDO_PREFIX + "retractions"
+RT_PREFIX = PSEUDO_PREFIX + "rt:"
+#: Slot-name words that name no thing: category prefixes and plan words.
+_GENERIC = frozenset(
+    ("project", "plan", "idea", "thing", "stuff", "trip", "travel", "pet", "event", "me", "the")
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """The slot an unresolved retraction retracts, the edge it matched, and how closely."""
+
+    slot: str
+    edge: EdgeEvent
+    score: float
+
+
+def named_words(retraction: EdgeEvent) -> set[str]:
+    """The content words of the slots a retraction names (`project.ubc_exchange` → ubc,
+    exchange): what the user said they are dropping."""
+    out: set[str] = set()
+    for slot in retraction.retracts:
+        out |= {_stem(w) for w in re.split(r"[._\s-]+", slot.lower())[1:] if w}
+    return {w for w in out if len(w) > 2 and w not in _GENERIC}
+
+
+def _words(text: str) -> set[str]:
+    return {_stem(w) for w in re.findall(r"[a-z0-9]+", text.lower())}
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def is_candidate(edge: EdgeEvent, retraction: EdgeEvent) -> bool:
+    """An earlier edge of the user a retraction may take back: not a retraction, not from
+    the retraction's own turn, and not a raw turn that follows its extracted facts."""
+    return (
+        edge.user_id == retraction.user_id
+        and not edge.retracts
+        and not edge.quarantined
+        and edge.embedding is not None
+        and retraction.embedding is not None
+        and edge.embedding.model == retraction.embedding.model
+        and not (edge.episodic and edge.episodic_of)
+        and not set(edge.source_turns) & set(retraction.source_turns)
+        and (edge.ingest_time, edge.edge_id) < (retraction.ingest_time, retraction.edge_id)
+    )
+
+
+def find_target(retraction: EdgeEvent, edges: Sequence[EdgeEvent], policy: Policy) -> Target | None:
+    """The slot an unresolved `retraction` retracts, if any (`edges`: the user's edges)."""
+    if not retraction.retracts or retraction.embedding is None:
+        return None
+    earlier = [e for e in edges if is_candidate(e, retraction)]
+    if any(group_key(e) in retraction.retracts for e in earlier):
+        return None  # resolved: the slot it names has members before it
+    wanted = named_words(retraction)
+    named = sorted(
+        {
+            e.edge_id: e
+            for e in earlier
+            if wanted & (_words(e.text) | _words((e.slot_key or "").replace(".", " ")))
+        }.values(),
+        key=lambda e: (e.ingest_time, e.edge_id),
+    )
+    if not named:
+        return None
+    matrix = np.stack([e.embedding.to_array() for e in named if e.embedding is not None])
+    scores = matrix @ retraction.embedding.to_array()
+    score, best = min(
+        zip(scores.tolist(), named, strict=True),
+        key=lambda pair: (-pair[0], group_key(pair[1]), pair[1].edge_id),
+    )
+    if score < policy.association.retraction_cosine:
+        return None
+    return Target(group_key(best), best, float(score))
+
+
+class Retargeting:
+    """The unresolved-retraction bookkeeping of one `LifecycleService` over its slot index."""
+
+    def __init__(self, slots: SlotIndex, policy: Policy) -> None:
+        self._slots = slots
+        self._policy = policy
+
+    def _edges(self, user: str) -> list[EdgeEvent]:
+        found: dict[str, EdgeEvent] = {}
+        for slot in self._slots.slots(user):
+            # Every edge is in its own slot (keyed or `~text:`); `~episode:` slots repeat raw turns.
+            if not is_pseudo(slot) and not slot.startswith("~episode:"):
+                for edge in self._slots.members(user, slot):
+                    found.setdefault(edge.edge_id, edge)
+        return list(found.values())
+
+    def target(
+        self, retraction: EdgeEvent, edges: Sequence[EdgeEvent] | None = None
+    ) -> Target | None:
+        found = self._edges(retraction.user_id) if edges is None else edges
+        return find_target(retraction, found, self._policy)
+
+    def on_apply(self, edge: EdgeEvent) -> list[str]:
+        """Record `edge`; returns the slots whose state a retraction's new target changes."""
+        user = edge.user_id
+        if edge.retracts:
+            self._slots.add(user, RETRACTIONS, edge)
+            found = self.target(edge)
+            if found is None:
+                return []
+            self._slots.add(user, RT_PREFIX + found.slot, edge)
+            return [found.slot]
+        # A late edge (ingested before a retraction delivered earlier) may change its target.
+        later = [
+            r
+            for r in self._slots.members(user, RETRACTIONS)
+            if (r.ingest_time, r.edge_id) > (edge.ingest_time, edge.edge_id)
+        ]
+        if not later:
+            return []
+        edges = self._edges(user)
+        without = [e for e in edges if e.edge_id != edge.edge_id]
+        touched: list[str] = []
+        for retraction in later:
+            now, before = self.target(retraction, edges), self.target(retraction, without)
+            if _slot(now) == _slot(before):
+                continue
+            if now is not None:
+                self._slots.add(user, RT_PREFIX + now.slot, retraction)
+            touched += [s for s in (_slot(now), _slot(before)) if s]
+        return touched
+
+    def retractions(self, user: str, slot: str) -> list[EdgeEvent]:
+        """The unresolved retractions that currently retract `slot`."""
+        if is_pseudo(slot):
+            return []
+        cached = self._slots.members(user, RT_PREFIX + slot)
+        if not cached:
+            return []
+        edges = self._edges(user)
+        out = []
+        for retraction in cached:
+            found = self.target(retraction, edges)
+            if found is not None and found.slot == slot:
+                out.append(retraction)
+        return out
+
+    def related_slots(self, edge: EdgeEvent) -> list[str]:
+        found = self.target(edge) if edge.retracts else None
+        return [found.slot] if found else []
+
+    def after_removal(self, user: str) -> list[str]:
+        """Slots to resolve again after a forget: every retraction's current target."""
+        retractions = self._slots.members(user, RETRACTIONS)
+        if not retractions:
+            return []
+        edges = self._edges(user)
+        touched: list[str] = []
+        for retraction in retractions:
+            found = self.target(retraction, edges)
+            if found is not None:
+                self._slots.add(user, RT_PREFIX + found.slot, retraction)
+                touched.append(found.slot)
+        return touched
+
+
+def _slot(target: Target | None) -> str | None:
+    return target.slot if target else None
