@@ -131,7 +131,10 @@ def user(
     when = parse_as_of(as_of)
     inspection = inspection_of(visitor.view, user_id, when)
     at = inspection.as_of
-    facts = flat(inspection)
+    everything = flat(inspection)
+    times = [f.ingest_time for f in everything] + [f.event_time for f in everything if f.event_time]
+    # As it was: what was not said yet at `as_of` is not drawn.
+    facts = [f for f in everything if f.ingest_time <= at]
     by_id = {f.edge_id: f for f in facts}
     counts: dict[str, Counter[str]] = {}
     states = Counter[str]()
@@ -156,7 +159,6 @@ def user(
     if selected is not None:
         record = record_of(visitor.view, user_id, selected.edge_id)
         fading = fade(record, visitor.view.policy, at) if record else None
-    times = [f.ingest_time for f in facts] + [f.event_time for f in facts if f.event_time]
     return page(
         "user.html",
         visitor=visitor,
