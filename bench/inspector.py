@@ -115,7 +115,9 @@ def _timed(get: Callable[[], httpx.Response], rounds: int) -> tuple[np.ndarray, 
 
 def _measure(http: httpx.Client, url: str, user: str, args: argparse.Namespace) -> dict[str, Any]:
     # No key in this deployment: the login form opens a local operator's session.
-    http.post("/ui/login", data={"next": "/ui/users"}).raise_for_status()
+    login = http.post("/ui/login", data={"next": "/ui/users"})
+    if login.status_code != 303:
+        raise RuntimeError(f"the inspector's login answered {login.status_code}")
     page = f"/ui/users/{quote(user)}"
     inspection = http.get(f"/v1/users/{quote(user)}/inspect").json()
     superseded = next(
