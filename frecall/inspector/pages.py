@@ -17,10 +17,8 @@ from frecall.inspector.curve import fade_svg
 from frecall.inspector.render import page, parse_as_of, user_url
 from frecall.inspector.timeline import STATE_ORDER, display_state, timeline_svg
 from frecall.inspector.visitor import VisitorDep
-from schemas.events import EdgeEvent
-from schemas.records import FactRecord, Lifecycle
 from schemas.results import InspectedFact, Inspection
-from workers.query.fade import fade
+from workers.query.fade import fade, inspected_record
 
 router = APIRouter(include_in_schema=False)
 
@@ -56,6 +54,12 @@ def users(
     )
 
 
+def require_user(view: TenantView, user_id: str) -> None:
+    """404 for a user with no fact in the tenant (another tenant's user is simply absent)."""
+    if view.count(user_id) == 0:
+        raise HTTPException(404, f"no memory for user {user_id!r} in tenant {view.tenant!r}")
+
+
 def inspection_of(view: TenantView, user_id: str, as_of: datetime | None) -> Inspection:
     inspection = view.inspect(user_id, as_of)
     if inspection.facts == 0:
@@ -68,17 +72,6 @@ def flat(inspection: Inspection) -> list[InspectedFact]:
     facts = [f for states in inspection.categories.values() for fs in states.values() for f in fs]
     facts.sort(key=lambda f: (f.ingest_time, f.edge_id))
     return facts
-
-
-def record_of(view: TenantView, user_id: str, edge_id: str) -> FactRecord | None:
-    """The stored record of one fact (its soft category weights, mentions, pressures)."""
-    for fact in view.export(user_id).facts:
-        if fact.edge.get("edge_id") == edge_id:
-            return FactRecord(
-                edge=EdgeEvent.model_validate(fact.edge),
-                lifecycle=Lifecycle.model_validate(fact.lifecycle),
-            )
-    return None
 
 
 def chain_of(facts: dict[str, InspectedFact], edge_id: str) -> list[tuple[str, InspectedFact]]:
@@ -157,8 +150,7 @@ def user(
     selected = by_id.get(fact) if fact else None
     fading = None
     if selected is not None:
-        record = record_of(visitor.view, user_id, selected.edge_id)
-        fading = fade(record, visitor.view.policy, at) if record else None
+        fading = fade(inspected_record(user_id, selected), visitor.view.policy, at)
     return page(
         "user.html",
         visitor=visitor,

@@ -4,12 +4,13 @@ why, and what each state suppressed."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Query
 from starlette.responses import Response
 
-from frecall.inspector.pages import inspection_of
+from frecall.inspector.pages import require_user
 from frecall.inspector.render import page, parse_as_of
 from frecall.inspector.visitor import VisitorDep
 from schemas.categories import Intent
@@ -41,14 +42,14 @@ def playground(
     intent: Annotated[str, Query(max_length=16)] = "auto",
     k: Annotated[int, Query(ge=1, le=50)] = 10,
 ) -> Response:
-    when = parse_as_of(as_of)
-    inspection = inspection_of(visitor.view, user_id, when)  # 404 for a user not here
+    at = parse_as_of(as_of) or datetime.now(UTC)
+    require_user(visitor.view, user_id)
     rankings: list[tuple[str, str, QueryResult]] = []
     if q.strip():
         request = QueryRequest(
             user_id=user_id,
             query=q.strip(),
-            as_of=inspection.as_of,
+            as_of=at,
             intent=None if intent == "auto" else Intent(intent),
             k=k,
         )
@@ -69,7 +70,7 @@ def playground(
         visitor=visitor,
         user_id=user_id,
         q=q,
-        as_of=inspection.as_of,
+        as_of=at,
         as_of_param=as_of or "",
         intent=intent,
         intents=["auto", *(i.value for i in Intent)],

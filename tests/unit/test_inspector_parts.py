@@ -16,7 +16,7 @@ from schemas.events import EdgeEvent
 from schemas.policy import load_policy
 from schemas.records import FactRecord, Lifecycle, SoftPressure
 from schemas.results import InspectedFact
-from workers.query.fade import fade
+from workers.query.fade import fade, inspected_record
 from workers.query.inspect import inspect_facts
 
 T0 = datetime(2026, 6, 1, 12, tzinfo=UTC)
@@ -209,3 +209,27 @@ def test_a_chain_is_walked_both_ways_oldest_first() -> None:
             ("", "c"),
         ]
     assert [f.edge_id for _, f in chain_of(by_id, "z")] == ["z"]
+
+
+def test_an_inspected_fact_carries_all_its_fade_depends_on() -> None:
+    lc = Lifecycle(
+        mentions=3,
+        last_mentioned_at=T0 + timedelta(days=2),
+        soft_pressures=(SoftPressure(by="x", at=T0 + timedelta(days=3), gamma=0.4),),
+    )
+    record = FactRecord(
+        edge=edge(
+            "mood",
+            "stressed about the move",
+            Category.HEALTH_WELLBEING,
+            T0,
+            categories={"HEALTH_WELLBEING": 0.7, "LOGISTICAL_CONTEXT": 0.3},
+            emotional_loading=0.8,
+            event_time=T0 + timedelta(days=20),
+        ),
+        lifecycle=lc,
+    )
+    as_of = T0 + timedelta(days=9)
+    inspected = inspect_facts("maya", [record], as_of, POLICY)
+    (shown,) = [f for states in inspected.categories.values() for fs in states.values() for f in fs]
+    assert fade(inspected_record("maya", shown), POLICY, as_of) == fade(record, POLICY, as_of)

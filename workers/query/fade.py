@@ -15,8 +15,10 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from schemas.categories import Intent
+from schemas.events import EdgeEvent
 from schemas.policy import Policy
 from schemas.records import FactRecord
+from schemas.results import InspectedFact
 from scorer.context import QueryContext
 from scorer.decay import effective_rate, half_life_hours, reinforced_rate
 from scorer.scalar import score_candidates
@@ -138,3 +140,19 @@ def fade(record: FactRecord, policy: Policy, as_of: datetime) -> Fade:
         state=now.state,
         samples=samples,
     )
+
+
+def inspected_record(user_id: str, fact: InspectedFact) -> FactRecord:
+    """The record of an inspected fact, with everything its activation depends on (category
+    weights, times, mentions, emotional loading, transitions, soft pressures): what `fade`
+    needs, without reading the user's whole memory again."""
+    edge = EdgeEvent(
+        edge_id=fact.edge_id,
+        user_id=user_id,
+        text=fact.text,
+        categories=fact.categories or {fact.category: 1.0},
+        event_time=fact.event_time,
+        ingest_time=fact.ingest_time,
+        emotional_loading=fact.emotional_loading,
+    )
+    return FactRecord(edge=edge, lifecycle=fact.lifecycle)
