@@ -45,7 +45,7 @@ def fade_svg(fade: Fade) -> Markup:
         out.append(
             f'<line class="floor" x1="{LEFT}" x2="{W - RIGHT}" y1="{y(fade.floor):.1f}" '
             f'y2="{y(fade.floor):.1f}"/><text class="floorlabel" x="{W - RIGHT - 4}" '
-            f'y="{y(fade.floor) - 4:.1f}">semantic floor {fade.floor:.2f}·σ</text>'
+            f'y="{y(fade.floor) + 12:.1f}">score floor of a perfect match ({fade.floor:.2f})</text>'
         )
     marks = [("now", fade.as_of), ("event", fade.event_time), ("expires", fade.expires_at)]
     if fade.archivable is not None:
