@@ -44,6 +44,8 @@ from frecall.settings import Settings
 from frecall.wiring import open_deployment
 from workers.inputs import EdgeInput, Item
 
+#: Chromium's flags for a headless run in a container (no GPU, no sandbox, a small /dev/shm)
+#: that contacts nothing of its own accord; the browser tests use the same.
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",

@@ -122,9 +122,10 @@ def _axis(scale: Scale, height: int) -> list[str]:
     for i in range(ticks + 1):
         t = scale.start + span * (i / ticks)
         x = scale.x(t)
+        anchor = ' text-anchor="end"' if i == ticks else ""  # the last label stays inside
         out.append(
             f'<line class="tick" x1="{x:.1f}" y1="{TOP}" x2="{x:.1f}" y2="{height - BOTTOM}"/>'
-            f'<text class="ticklabel" x="{x:.1f}" y="{height - 8}">{t:%Y-%m-%d}</text>'
+            f'<text class="ticklabel" x="{x:.1f}" y="{height - 8}"{anchor}>{t:%Y-%m-%d}</text>'
         )
     return out
 

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-from tests.browser.test_inspector import CHROMIUM_ARGS, STORY, Site, _ingest, _keys
+from bench.inspector import CHROMIUM_ARGS
+from tests.browser.test_inspector import STORY, Site, _ingest, _keys
 from tests.processes import start_server, stop
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +55,8 @@ def _views(page: Page, url: str, key: str, out: Path) -> None:
     page.get_by_role("button", name="Log in").click()
     page.get_by_role("heading", name="Users of tenant acme").wait_for()
     page.screenshot(path=out / "users.png")
-    page.goto(url + "/ui/users/maya")
+    # A day when three events were still ahead ("upcoming"), and the chains already drawn.
+    page.goto(url + "/ui/users/maya?as_of=2026-09-17T09:00")
     page.screenshot(path=out / "user.png", full_page=True, clip=_top(page, 1500))
     page.goto(url + "/ui/users/maya?fact=city-istanbul")
     page.locator("#fact").screenshot(path=out / "why.png")

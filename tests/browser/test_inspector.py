@@ -24,21 +24,13 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from bench.inspector import CHROMIUM_ARGS
 from tests.conftest import in_ci, require_service
 from tests.integration.live_deployment import drop_keys, new_deployment
 from tests.processes import run_frecall, start_server, stop
 
 pytestmark = pytest.mark.e2e
 STORY = Path(str(resources.files("frecall.demo").joinpath("story.jsonl")))
-#: Chromium's flags for a headless run in a container (no GPU, no sandbox, a small /dev/shm)
-#: that contacts nothing of its own accord.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-]
 TIMEOUT_MS = 30_000
 
 
