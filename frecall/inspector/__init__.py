@@ -49,7 +49,9 @@ def _on_page(api_handler: Handler) -> Handler:
         if isinstance(exc, HTTPException) and exc.status_code == 303 and exc.headers:
             return RedirectResponse(exc.headers["Location"], status_code=303)
         if isinstance(exc, HTTPException):
-            return page("error.html", status=exc.status_code, message=exc.detail)
+            # Headers such as a 429's Retry-After stay; a 401's challenge is the API's.
+            kept = {k: v for k, v in (exc.headers or {}).items() if k.lower() == "retry-after"}
+            return page("error.html", status=exc.status_code, headers=kept, message=exc.detail)
         return page("error.html", status=400, message="That request is not valid.")
 
     return handle

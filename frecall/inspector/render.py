@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -70,6 +71,8 @@ _ENV.globals["user_url"] = user_url
 _ENV.globals["local_input"] = local_input
 
 
-def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
+def page(
+    name: str, status: int = 200, headers: Mapping[str, str] | None = None, **context: Any
+) -> HTMLResponse:
     html = _ENV.get_template(name).render(**context)
-    return HTMLResponse(html, status_code=status, headers=HEADERS)
+    return HTMLResponse(html, status_code=status, headers={**HEADERS, **(headers or {})})

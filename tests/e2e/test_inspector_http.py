@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 from frecall.access.gate import Gate
 from frecall.access.key_stores import SqliteKeyStore
 from frecall.access.keys import Keyring
+from frecall.access.ratelimit import RateLimiter
 from frecall.api import create_api
 from frecall.deployment import Deployment
 from frecall.settings import Settings
@@ -178,3 +179,19 @@ def test_as_of_must_be_a_time(site: Site) -> None:
     site.log_in("acme")
     answer = site.client.get("/ui/users/maya", params={"as_of": "yesterday-ish"})
     assert answer.status_code == 400 and "as_of" in answer.text
+
+
+def test_pages_count_against_the_keys_rate_limit(deployment: Deployment, tmp_path: Path) -> None:
+    keyring = Keyring(SqliteKeyStore(tmp_path / "data" / "keys.sqlite"))
+    try:
+        key = keyring.create("acme").key
+        gate = Gate(deployment, keyring, RateLimiter(0.001, 3, clock=lambda: 0.0))
+        with TestClient(create_api(deployment, gate=gate)) as client:
+            assert client.post("/ui/login", data={"key": key}).status_code == 200  # 2 takes
+            assert client.get("/ui/users").status_code == 200  # the third
+            over = client.get("/ui/users")
+            assert over.status_code == 429
+            assert over.headers["content-type"].startswith("text/html")
+            assert int(over.headers["retry-after"]) > 0
+    finally:
+        keyring.store.close()
