@@ -34,7 +34,7 @@ from schemas.results import (
     ReplayReport,
     UserSummary,
 )
-from workers.errors import InputError
+from workers.errors import InputError, NotQueryable
 from workers.inputs import EdgeInput, Item
 from workers.lifecycle.compaction import CompactionReport
 
@@ -67,7 +67,7 @@ class TenantView:
             try:
                 scoped = self.scoped(user_id)
             except TenantError as exc:
-                yield position, raw, InputError(source, position, f"user_id: {exc}")
+                yield position, self._raw(raw), InputError(source, position, f"user_id: {exc}")
                 continue
             if scoped == user_id:
                 yield position, raw, item
@@ -77,11 +77,17 @@ class TenantView:
     def _raw(self, raw: str) -> str:
         try:
             document = json.loads(raw)
-            if not isinstance(document, dict) or not isinstance(document.get("user_id"), str):
-                return raw
-            scoped = self.scoped(document["user_id"])
-        except (ValueError, TenantError):
+        except ValueError:
             return raw
+        if not isinstance(document, dict) or not isinstance(document.get("user_id"), str):
+            return raw
+        try:
+            scoped = self.scoped(document["user_id"])
+        except TenantError:
+            # Too long to scope: filed under the unchecked scoped form all the same, so that
+            # this tenant's rejected words never land among another tenant's user's letters
+            # (no valid id reaches it: only a whole-deployment purge does).
+            scoped = f"~{self.tenant}~{document['user_id']}"
         if scoped == document["user_id"]:
             return raw
         return json.dumps({**document, "user_id": scoped}, ensure_ascii=False)
@@ -107,7 +113,10 @@ class TenantView:
         timeout: float = 10.0,
     ) -> QueryResult:
         scoped = request.model_copy(update={"user_id": self.scoped(request.user_id)})
-        return self.inner.query(scoped, ranking=ranking, wait_for=wait_for, timeout=timeout)
+        try:
+            return self.inner.query(scoped, ranking=ranking, wait_for=wait_for, timeout=timeout)
+        except NotQueryable as exc:  # its message names the user: by the tenant's own id
+            raise NotQueryable(exc.missing, exc.timeout, request.user_id, exc.settled) from None
 
     def query_batch(
         self, items: Iterable[Item[QueryRequest]], source: str

@@ -13,7 +13,8 @@ needs one, and acts in its key's tenant (frecall/access/); `/healthz` is open, `
 open on loopback. Routes: `memory_routes` (the memory), `key_routes` (admin keys).
 
 Errors are JSON `{"detail": ...}`: 400 for bad requests, 401/403 for a missing or refused
-key, 404 for a user with no memory in the tenant, 413 for bodies over the limit (refused
+key, 404 for a user with no memory in the tenant, 409 for `wait_for` ids that will never be
+queryable for the user, 413 for bodies over the limit (refused
 before parsing), 422 with one problem per invalid item (and nothing applied), 429 over a
 key's rate, 503 when a store, the embedder or the extractor fails, 500 otherwise; never a
 stack trace.
@@ -199,8 +200,10 @@ async def _tenant(request: Request, exc: Exception) -> JSONResponse:
 
 async def _failed(request: Request, exc: Exception) -> JSONResponse:
     if isinstance(exc, NotQueryable):
+        # Settled: the ids will never be queryable for this user — the request's fault, and
+        # a retry (the SDK retries 503) cannot help. Not yet queryable: retry later.
         log.warning("%s %s: %s", request.method, request.url.path, exc)
-        return JSONResponse({"detail": str(exc)}, status_code=503)
+        return JSONResponse({"detail": str(exc)}, status_code=409 if exc.settled else 503)
     if isinstance(exc, StorageError):
         # The detail names server paths: it goes to the log, not to the client.
         log.error("%s %s: %s", request.method, request.url.path, exc)

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query
 from fastapi import Path as PathParam
 from fastapi.responses import Response
+from pydantic import StringConstraints
 
 from frecall.access.scoped import TenantView
 from frecall.access.tenants import USER_ID_PATTERN
@@ -58,18 +59,36 @@ NO_ROUTE: dict[int | str, dict[str, Any]] = {
 router = APIRouter()
 
 
-@router.post("/v1/query", response_model=QueryResult, responses=ERRORS, tags=["memory"])
+#: Read-your-writes, settled: ids that will never be queryable for this user (HTTP 409).
+NEVER_QUERYABLE: dict[int | str, dict[str, Any]] = {
+    409: {
+        "model": ErrorBody,
+        "description": "wait_for names ids that are not in this user's memory and never will "
+        "be (another user's, erased, never sent): retrying cannot help",
+    },
+}
+#: An edge id as `wait_for` takes it: what an ingest returned (never empty).
+WaitId = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+
+@router.post(
+    "/v1/query",
+    response_model=QueryResult,
+    responses={**ERRORS, **NEVER_QUERYABLE},
+    tags=["memory"],
+)
 def query(
     request: QueryRequest,
     view: ViewDep,
-    wait_for: Annotated[list[str] | None, Query(max_length=1000)] = None,
+    wait_for: Annotated[list[WaitId] | None, Query(max_length=1000)] = None,
     wait_timeout: Annotated[float, Query(ge=0, le=60)] = 10.0,
 ) -> QueryResult:
     """Rank a user's facts for a query (same JSON as `frecall query --json`).
 
     Read-your-writes: `wait_for` edge ids (as returned by the ingest endpoints) are
     waited for up to `wait_timeout` s (the distributed deployment applies writes
-    asynchronously; the embedded one before it answers).
+    asynchronously; the embedded one before it answers): 503 if they were not queryable in
+    time (retry), 409 at once for ids that never will be (another user's, erased).
     """
     check_user(view, request.user_id, ("body", "user_id"))
     return view.query(request, wait_for=wait_for or [], timeout=wait_timeout)

@@ -22,6 +22,7 @@ from frecall.sdk.errors import (
     ApiError,
     Forbidden,
     InvalidInput,
+    NeverQueryable,
     RateLimited,
     Unauthorized,
     Unavailable,
@@ -138,6 +139,8 @@ def error_of(response: httpx.Response) -> Exception:
         return Unauthorized(status, text)
     if status == 403:
         return Forbidden(status, text)
+    if status == 409:
+        return NeverQueryable(status, text)
     if status == 429:
         return RateLimited(status, text, retry_after(response))
     if status in RETRIED:

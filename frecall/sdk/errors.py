@@ -5,6 +5,8 @@ FRError
 └── ApiError          an HTTP answer that is not a result: `status`, `detail`
     ├── Unauthorized      401: no key, or an unknown or revoked one
     ├── Forbidden         403: the key may not do this
+    ├── NeverQueryable    409: `wait_for` ids not in the user's memory (another user's,
+    │                     erased): raised at once, never retried
     ├── RateLimited       429 after every retry (`retry_after` s)
     └── Unavailable       503 after every retry, or the server unreachable
 """
@@ -40,6 +42,10 @@ class Unauthorized(ApiError):
 
 
 class Forbidden(ApiError):
+    pass
+
+
+class NeverQueryable(ApiError):
     pass
 
 

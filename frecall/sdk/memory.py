@@ -22,12 +22,14 @@ from types import TracebackType
 from frecall.access.scoped import TenantView
 from frecall.access.tenants import DEFAULT_TENANT
 from frecall.sdk import calls
+from frecall.sdk.errors import NeverQueryable, Unavailable
 from frecall.sdk.inputs import Fact, Turn, check_user, facts_of, turns_of
 from frecall.settings import Settings
 from frecall.wiring import open_deployment
 from schemas.categories import Intent
 from schemas.query import QueryResult
 from schemas.results import ForgetReceipt, IngestReport, Inspection, MemoryExport, UserSummary
+from workers.errors import NotQueryable
 from workers.inputs import listed
 
 
@@ -91,7 +93,12 @@ class Memory(AbstractContextManager["Memory"]):
         ids an `add_*` returned, to read one's own writes (here they already are)."""
         request = calls.query_request(user_id, query, as_of, intent, k)
         check_user(self._view, user_id)
-        return self._view.query(request, wait_for=wait_for, timeout=timeout)
+        try:
+            return self._view.query(request, wait_for=wait_for, timeout=timeout)
+        except NotQueryable as exc:  # as the clients raise it
+            if exc.settled:
+                raise NeverQueryable(409, str(exc)) from None
+            raise Unavailable(503, str(exc)) from None
 
     def export(self, user_id: str) -> MemoryExport:
         check_user(self._view, user_id)

@@ -20,7 +20,7 @@ from frecall.access.gate import Gate
 from frecall.access.key_stores import SqliteKeyStore
 from frecall.access.keys import Keyring
 from frecall.api import create_api
-from frecall.sdk import InvalidInput, RateLimited, Unauthorized
+from frecall.sdk import InvalidInput, NeverQueryable, RateLimited, Unauthorized
 from frecall.sdk.calls import Backoff
 from frecall.settings import Settings
 from frecall.wiring import open_deployment
@@ -192,6 +192,19 @@ def test_one_tenant_never_sees_anothers_user_of_the_same_id(sdk: Opener) -> None
     assert acme.export("42").facts == []
     assert {f.edge["text"] for f in beta.export("42").facts} == beta_texts
     assert beta.inspect("42").facts == len(story("42"))
+
+
+def test_waiting_for_another_tenants_ids_fails_at_once_and_names_no_scoped_id(
+    sdk: Opener,
+) -> None:
+    acme, beta = sdk("acme"), sdk("beta")
+    theirs = beta.add_facts([{**story("42")[0], "edge_id": "beta-only"}])
+    acme.add_facts(story("42")[:1])
+    with pytest.raises(NeverQueryable) as caught:  # 409: no retry, no waiting out the timeout
+        acme.query("42", "where", wait_for=theirs.edge_ids, timeout=30)
+    assert caught.value.status == 409
+    assert "user 42:" in str(caught.value) and "~acme~" not in str(caught.value)
+    assert "beta-only" in str(caught.value)
 
 
 def test_users_lists_the_tenants_own_users_only(sdk: Opener) -> None:

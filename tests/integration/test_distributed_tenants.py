@@ -27,7 +27,12 @@ from prometheus_client.parser import text_string_to_metric_families
 from frecall import Client
 from schemas.streams import EDGES
 from streams.kafka_io import read_topics
-from tests.integration.test_distributed import Deployment, drop_keys, new_deployment
+from tests.integration.live_deployment import (
+    LiveDeployment,
+    drop_keys,
+    new_deployment,
+    write_jsonl,
+)
 from tests.processes import start_server, stop, wait_until
 from workers.stores.redis_client import connect
 from workers.stores.redis_facts import RedisFactStore
@@ -45,7 +50,7 @@ def story(user: str, marker: str) -> list[dict[str, Any]]:
 class Tenants:
     """The shared deployment, its keys, and an SDK client per key."""
 
-    def __init__(self, cluster: Deployment) -> None:
+    def __init__(self, cluster: LiveDeployment) -> None:
         self.cluster = cluster
         self.keys: dict[str, str] = {}
         for name, argv in {
@@ -253,3 +258,66 @@ def test_replay_from_kafka_keeps_tenants_erasures_and_keys(tenants: Tenants) -> 
         assert "city-london" not in {f.edge["edge_id"] for f in acme.export("42").facts}
         assert acme.export("43").facts == []
         assert "city-london" in {f.edge["edge_id"] for f in beta.export("42").facts}
+
+
+def test_a_second_serving_process_rate_limits_each_key(tenants: Tenants, tmp_path: Path) -> None:
+    env = {
+        **tenants.cluster.env,
+        "FR_DATA_DIR": str(tmp_path / "limited-data"),
+        "FR_RATE_LIMIT_PER_S": "0.05",
+        "FR_RATE_LIMIT_BURST": "2",
+    }
+    proc, url = start_server(env, tmp_path / "limited.log", "serve", "--port")
+    try:
+
+        def whoami(who: str) -> httpx.Response:
+            auth = {"Authorization": f"Bearer {tenants.keys[who]}"}
+            return httpx.get(url + "/v1/whoami", headers=auth, timeout=30)
+
+        statuses = [whoami("acme").status_code for _ in range(3)]
+        limited = whoami("acme")
+        other = whoami("beta")
+    finally:
+        stop(proc)
+    assert statuses == [200, 200, 429]
+    assert limited.status_code == 429 and int(limited.headers["Retry-After"]) >= 1
+    assert other.status_code == 200  # every key has its own bucket
+
+
+def test_archive_dead_letters_and_receipts_of_one_tenant_spare_the_other(
+    tenants: Tenants,
+) -> None:
+    """Issue 12's Redis archive and dead letters hold a tenant's user under its scoped id: a
+    forget of acme's user 77 empties acme's archive and letters and leaves beta's user 77."""
+    cluster = tenants.cluster
+    rows = {t: story("77", t.upper() + " ") for t in ("acme", "beta")}
+    for tenant, tenant_rows in rows.items():
+        bad = {"user_id": "77", "text": f"{tenant}-secret in a rejected line"}  # no category
+        path = write_jsonl(cluster.tmp / f"{tenant}-77.jsonl", [*tenant_rows, bad])
+        done = cluster.cli("ingest-edges", "--tenant", tenant, str(path))
+        assert done.returncode == 1 and f"{path}:{len(tenant_rows) + 1}:" in done.stderr
+    scoped = ["~acme~77", "~beta~77"]
+    wait_until("both tenants' user 77", lambda: cluster.count(scoped) == 2 * len(rows["acme"]))
+    cluster.settle()
+    compacted = cluster.cli("compact", "--as-of", "2028-06-01T00:00:00Z", "--json")
+    assert compacted.returncode == 0, compacted.stderr
+    archive, letters = cluster.archive(), cluster.letters()
+    archived = {user: len(archive.records(user)) for user in scoped}
+    assert archived["~acme~77"] > 0 and archived["~acme~77"] == archived["~beta~77"]
+    assert archive.records("77") == [] and letters.of("77") == []
+    beta_letters = letters.of("~beta~77")
+    assert [len(letters.of(user)) for user in scoped] == [1, 1]
+    assert "beta-secret" in beta_letters[0]["raw"] and "acme" not in beta_letters[0]["raw"]
+    cluster.settle()
+
+    with tenants.client("acme") as acme, tenants.client("beta") as beta:
+        beta_before = beta.export("77")
+        receipt = acme.forget("77")
+        assert receipt.user_id == "77"
+        assert receipt.removed["archive"] == archived["~acme~77"]
+        assert receipt.removed["dead_letters"] == 1
+        assert acme.export("77").facts == []
+        assert beta.export("77") == beta_before and beta_before.facts
+    assert archive.records("~acme~77") == [] and letters.of("~acme~77") == []
+    assert len(archive.records("~beta~77")) == archived["~beta~77"]
+    assert letters.of("~beta~77") == beta_letters

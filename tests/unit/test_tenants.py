@@ -3,10 +3,14 @@ id is injective, keeps the default tenant's ids as they are, and is undone on th
 
 from __future__ import annotations
 
+import json
+from typing import Any, cast
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from frecall.access.scoped import TenantView
 from frecall.access.tenants import (
     DEFAULT_TENANT,
     MAX_SCOPED_ID,
@@ -17,6 +21,9 @@ from frecall.access.tenants import (
     split,
     unscope,
 )
+from frecall.deployment import Deployment
+from workers.errors import InputError
+from workers.inputs import EdgeInput, Item
 
 TENANTS = st.from_regex(r"\A[a-z0-9][a-z0-9_-]{0,31}\Z")
 #: User ids as the API accepts them (no whitespace), biased towards the separator and
@@ -84,3 +91,37 @@ def test_user_ids_too_long_for_their_tenant_say_the_limit() -> None:
     with pytest.raises(TenantError, match=r"at most 250 characters in tenant 'acme'"):
         scope("acme", "x" * 251)
     assert scope(DEFAULT_TENANT, "x" * MAX_SCOPED_ID) == "x" * MAX_SCOPED_ID
+
+
+class _Recorder:
+    """The inner deployment of a TenantView: records the items it is given."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[int, str, object]] = []
+
+    def ingest_edges(self, items: Any, source: str) -> None:
+        self.items = list(items)
+
+
+def test_rejected_items_keep_their_tenant_in_the_dead_letters() -> None:
+    """The raw line a dead letter keeps names the scoped user, even when the id cannot be
+    scoped (too long): never the bare id, which is another tenant's (the default's) user."""
+    inner = _Recorder()
+    view = TenantView(cast(Deployment, inner), "acme")
+    long_id = "x" * (max_user_id("acme") + 1)
+    good = {"user_id": "42", "text": "t", "category": "LOGISTICAL_CONTEXT"}
+    lines = [
+        json.dumps({"user_id": "42", "text": "no category"}),
+        json.dumps({**good, "user_id": long_id}),
+        "not json",
+    ]
+    items: list[Item[EdgeInput]] = [
+        (0, lines[0], InputError("in", 0, "category: missing")),
+        (1, lines[1], EdgeInput.model_validate({**good, "user_id": long_id})),
+        (2, lines[2], InputError("in", 2, "not JSON")),
+    ]
+    view.ingest_edges(items, "in")
+    owners = [json.loads(raw)["user_id"] for _, raw, _ in inner.items[:2]]
+    assert owners == ["~acme~42", f"~acme~{long_id}"]
+    assert isinstance(inner.items[1][2], InputError) and "at most" in str(inner.items[1][2])
+    assert inner.items[2][1] == "not json"  # names no user: nobody's letters
