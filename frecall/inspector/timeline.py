@@ -219,5 +219,9 @@ def _bulk(
         dots[display_state(f, as_of)].append(f"M{x:.1f} {y:.1f}h0")
     return [
         f'<path class="dots {state}" d="{"".join(d)}"><title>{len(d)} {state}</title></path>'
-        for state, d in sorted(dots.items(), key=lambda kv: STATE_ORDER.index(kv[0]))
+        for state, d in sorted(dots.items(), key=lambda kv: _order(kv[0]))
     ]
+
+
+def _order(state: str) -> int:
+    return STATE_ORDER.index(state) if state in STATE_ORDER else len(STATE_ORDER)
