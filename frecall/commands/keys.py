@@ -13,6 +13,9 @@ from frecall.settings import settings_from
 from frecall.wiring import open_keyring
 from workers.errors import ConfigError
 
+#: Times in `keys list` (they are UTC).
+STAMP = "%Y-%m-%dT%H:%M:%SZ"
+
 
 def cmd_keys(args: argparse.Namespace) -> int:
     keyring = open_keyring(settings_from(args))
@@ -33,13 +36,21 @@ def cmd_keys(args: argparse.Namespace) -> int:
                 for info in infos:
                     emit(info.model_dump(mode="json"))
                 return 0
-            for info in infos:
-                state = f"revoked {info.revoked_at.isoformat()}" if info.revoked_at else "active"
-                role = "admin " if info.admin else ""
-                print(
-                    f"{info.key_id}  {info.tenant}  {role}{state}  created "
-                    f"{info.created_at.isoformat()}" + (f"  {info.name}" if info.name else "")
+            rows = [
+                (
+                    info.key_id,
+                    info.tenant,
+                    "admin" if info.admin else "tenant",
+                    f"revoked {info.revoked_at:{STAMP}}" if info.revoked_at else "active",
+                    f"created {info.created_at:{STAMP}}",
+                    info.name,
                 )
+                for info in infos
+            ]
+            widths = [max((len(row[c]) for row in rows), default=0) for c in range(5)]
+            for row in rows:  # aligned columns; the name (free text) last
+                cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+                print("  ".join([*cells, row[5]]).rstrip())
             return 0
         revoked = keyring.revoke(args.key_id)
         if revoked is None:

@@ -166,3 +166,22 @@ def test_inspect_takes_a_tenant(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     assert code == 0 and view["user_id"] == "maya" and view["categories"]
     code, out, _ = cli(capsys, "inspect", "--data-dir", str(data), "--user", "maya", "--json")
     assert json.loads(out)["categories"] == {}
+
+
+def test_keys_create_list_revoke(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    data = str(tmp_path / "data")
+    code, key, err = cli(capsys, "keys", "create", "--data-dir", data, "--tenant", "acme")
+    assert code == 0 and key.startswith("frk_") and key.count("\n") == 1  # the key alone
+    key_id = key.split("_")[1]
+    assert f"created key {key_id} for tenant acme" in err and key.strip() not in err
+    code, _, _ = cli(
+        capsys, "keys", "create", "--data-dir", data, "--tenant", "ops", "--admin", "--name", "me"
+    )
+    assert cli(capsys, "keys", "revoke", "--data-dir", data, key_id)[0] == 0
+    code, out, _ = cli(capsys, "keys", "list", "--data-dir", data)
+    first, second = out.splitlines()
+    assert code == 0 and first.split()[:4] == [key_id, "acme", "tenant", "revoked"]
+    assert second.split()[1:4] == ["ops", "admin", "active"] and second.endswith("  me")
+    assert first.index("created") == second.index("created")  # aligned columns
+    code, _, err = cli(capsys, "keys", "revoke", "--data-dir", data, "000000000000")
+    assert code == 1 and "no key 000000000000" in err
