@@ -15,7 +15,7 @@ from schemas.results import IngestReport, Inspection
 class Said(BaseModel):
     """One turn of the conversation."""
 
-    text: str = Field(min_length=1, max_length=20_000)
+    text: str = Field(min_length=1)  # any length (DESIGN §6): a pasted document is kept whole
     role: Literal["user", "assistant"] = "user"
     timestamp: datetime | None = Field(None, description="when it was said (default: now)")
 

@@ -184,7 +184,7 @@ def test_forget_in_one_tenant_leaves_the_other_whole(tenants: Tenants) -> None:
         made = acme.add_facts(story("43", "ACME "))
         # Edges and the forget travel on different topics: the count below is exact once the
         # facts are in (before, the tombstone keeps late ones out, but the receipt counts 0).
-        acme.query("43", "Where does Maya live?", wait_for=made.edge_ids, timeout=120)
+        acme.query("43", "Where does Maya live?", wait_for=made.edge_ids, timeout=60)
         gone = acme.forget("43")
         assert gone.removed.get("fact_store") == len(story("43", ""))
         assert acme.export("43").facts == []
