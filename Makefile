@@ -30,8 +30,11 @@ unit: install
 
 # Integration and e2e tests need Redis and Kafka: deploy/local/with-services.sh starts them on
 # loopback (free ports, a private run dir) and stops them by pid when the tests end, pass or fail.
+# The inspector's browser tests drive Debian's chromium: deploy/local/chromium.sh installs it
+# when missing (as redis.sh installs Redis) and prints its path.
 test: install lint typecheck
-	bash deploy/local/with-services.sh $(BIN)/pytest -q tests
+	FR_TEST_CHROMIUM="$$(bash deploy/local/chromium.sh)" \
+		bash deploy/local/with-services.sh $(BIN)/pytest -q tests
 
 # Opt-in, not part of `test`: the distributed deployment on a Redis Cluster (3 masters + 3
 # replicas) and a 3-broker Kafka (replication 3, min.insync.replicas 2), through a broker crash

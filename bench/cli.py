@@ -90,6 +90,14 @@ def register(
     b.add_argument("--cases", type=Path, help="case directory (default tests/paper_cases/data)")
     b.add_argument("--json", action="store_true")
     b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
+    b = bench.add_parser("inspector", parents=[common], help="the inspector's page of a big user")
+    b.add_argument("--facts", type=int, default=10000, help="facts of the user")
+    b.add_argument("--days", type=int, default=730, help="over this many days")
+    b.add_argument("--rounds", type=int, default=15, help="requests per page (median, p95)")
+    b.add_argument("--seed", type=int, default=7)
+    b.add_argument("--no-browser", action="store_true", help="server times only")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default="hashing")
     b = bench.add_parser(
         "paper-turns",
         parents=[common],
@@ -218,6 +226,10 @@ def run(args: argparse.Namespace) -> int:
         from bench import embedders
 
         return embedders.run(args)
+    if args.bench == "inspector":
+        from bench import inspector
+
+        return inspector.run(args)
     if args.bench == "pipeline":
         from bench import pipeline
 

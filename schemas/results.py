@@ -136,6 +136,10 @@ class InspectedFact(BaseModel):
     lifecycle: Lifecycle
     event_time: datetime | None = None
     ingest_time: datetime
+    #: Soft category membership (paper §3.1) and emotional loading (B.6): with the fields
+    #: above, everything the fact's activation depends on (the inspector's decay curve).
+    categories: dict[Category, float] = {}
+    emotional_loading: float = 0.0
 
 
 class Inspection(BaseModel):

@@ -41,6 +41,7 @@ from frecall.api.deps import AUTH_ERRORS
 from frecall.api.models import Health
 from frecall.api.observe import Observe
 from frecall.deployment import Deployment
+from frecall.inspector import mount as mount_inspector
 from frecall.observability.metrics import CONTENT_TYPE, Metrics
 from frecall.observability.tracing import Tracing
 from workers.errors import EmbeddingError, ExtractionError, FRError, NotQueryable, StorageError
@@ -115,6 +116,8 @@ def create_api(
         return Response(metrics.render(), media_type=CONTENT_TYPE)
 
     api.add_exception_handler(405, _method_not_allowed(api))
+    # The memory inspector's pages at /ui (frecall/inspector/), behind the same Gate.
+    mount_inspector(api)
     return api
 
 

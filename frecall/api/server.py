@@ -86,7 +86,7 @@ def watch_lag(metrics: Metrics, deployment: object) -> None:
 
 
 def _run(api: FastAPI, host: str, port: int) -> None:
-    log.info("serving the HTTP API on http://%s:%d", host, port)
+    log.info("serving the HTTP API on http://%s:%d (memory inspector: /ui)", host, port)
     # Every request's access line (key id, tenant, route, status), whatever the level.
     logging.getLogger("frecall.access").setLevel(logging.INFO)
     run_uvicorn(api, host, port)

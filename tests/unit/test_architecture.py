@@ -195,6 +195,8 @@ FRECALL_LAYERS = [
     ["frecall.cli"],
     ["frecall.commands"],
     ["frecall.api", "frecall.demo", "frecall.plugins", "frecall.mcp", "frecall.sdk"],
+    # The inspector's pages, which the API serves at /ui.
+    ["frecall.inspector"],
     ["frecall.wiring"],
     ["frecall.embedded", "frecall.distributed"],
     ["frecall.bootstrap"],

@@ -87,6 +87,18 @@ def _dead(record: FactRecord, policy: Policy) -> tuple[str, datetime, float] | N
     return None
 
 
+def archivable_from(record: FactRecord, policy: Policy) -> tuple[str, datetime] | None:
+    """(why, from when) a fact is due to leave the active store by its own lifecycle, or
+    None while no rule would archive it (active without an expiring event, soft updates,
+    quarantined). The exception of `_keep_last_superseded` depends on the rest of the slot
+    and is decided by `archivable`; the inspector shows this date as "archivable from"."""
+    found = _dead(record, policy)
+    if found is None:
+        return None
+    reason, since, days = found
+    return reason, since + timedelta(days=days)
+
+
 def archivable(records: Iterable[FactRecord], as_of: datetime, policy: Policy) -> list[Archival]:
     """The facts of `records` (one user's, or any set of whole slots) archivable at `as_of`.
 
