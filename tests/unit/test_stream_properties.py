@@ -182,7 +182,8 @@ def test_the_streams_reach_what_a_one_slot_replace_stream_does_not() -> None:
     def count(kind: str) -> None:
         seen[kind] = seen.get(kind, 0) + 1
 
-    @settings(max_examples=200, deadline=None, database=None)
+    # A census, not a property: derandomized so that a rare draw cannot fail CI.
+    @settings(max_examples=200, deadline=None, database=None, derandomize=True)
     @given(streams())
     def census(stream: list[EdgeEvent]) -> None:
         count("streams")

@@ -135,7 +135,8 @@ def test_the_strategies_reach_expiry_and_transitions_on_both_sides_of_the_query_
     quietly stop reaching the time-dependent code."""
     seen: dict[str, int] = {}
 
-    @settings(max_examples=400, deadline=None, database=None)
+    # A census, not a property: derandomized so that a rare draw cannot fail CI.
+    @settings(max_examples=400, deadline=None, database=None, derandomize=True)
     @given(scenes())
     def census(scene: tuple[float, list[Candidate], Intent]) -> None:
         as_of, pool, _ = scene
