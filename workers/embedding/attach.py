@@ -10,11 +10,16 @@ from workers.ports import Embedder
 
 
 def with_embeddings(embedder: Embedder, edges: Sequence[EdgeEvent]) -> list[EdgeEvent]:
-    """The edges with their texts embedded (one call to the embedder for all of them)."""
+    """The edges with their texts embedded: one call to the embedder for all of them, each
+    distinct text once (a raw turn and the fact that repeats it word for word, a fact said
+    again: the same text, the same vector)."""
     if not edges:
         return []
-    vectors = embedder.embed([e.text for e in edges])
+    texts = list(dict.fromkeys(e.text for e in edges))
+    vectors = dict(zip(texts, embedder.embed(texts), strict=True))
     return [
-        edge.model_copy(update={"embedding": Embedding.from_array(embedder.model_id, vector)})
-        for edge, vector in zip(edges, vectors, strict=True)
+        edge.model_copy(
+            update={"embedding": Embedding.from_array(embedder.model_id, vectors[edge.text])}
+        )
+        for edge in edges
     ]

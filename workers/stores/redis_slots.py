@@ -12,13 +12,14 @@ there); all of them share the user's hash tag, which Redis Cluster accepts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
 from schemas.events import EdgeEvent
 from workers.errors import StorageError
+from workers.ports import SlotEdges, SlotEntry
 from workers.stores.memory_slots import check_args, sort_edges
 from workers.stores.redis_client import RedisClient
 from workers.stores.redis_keys import UserKeys, call, text
@@ -129,6 +130,16 @@ class RedisSlotIndex:
 
     def retractions(self, user_id: str, slot_key: str) -> list[EdgeEvent]:
         return self._list("retr:", user_id, slot_key)
+
+    def add_many(self, user_id: str, entries: Sequence[SlotEntry]) -> None:
+        for entry in entries:
+            self._add("retr:" if entry.retraction else "slot:", user_id, entry.slot_key, entry.edge)
+
+    def read_many(self, user_id: str, slot_keys: Sequence[str]) -> dict[str, SlotEdges]:
+        return {
+            key: SlotEdges(self.members(user_id, key), self.retractions(user_id, key))
+            for key in dict.fromkeys(slot_keys)
+        }
 
     def remove(self, user_id: str, edge_id: str) -> list[str]:
         check_args(user_id)
