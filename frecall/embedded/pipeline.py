@@ -17,7 +17,7 @@ from typing import TextIO, TypeVar
 from schemas.events import EdgeEvent, ForgetCommand, LogRecord, TurnEvent
 from schemas.results import IngestReport
 from workers.app import App
-from workers.embedding.attach import with_embeddings
+from workers.embedding.attach import foreign_vector, with_embeddings
 from workers.errors import FRError, InputError
 from workers.inputs import EdgeInput, Item, Problems, read_jsonl
 from workers.lifecycle.service import ForgetReceipt
@@ -81,8 +81,22 @@ class EmbeddedPipeline:
         progress = Progress(f"ingest-edges {source}")
         now = datetime.now(UTC)
         for batch in _batches(items, BATCH):
-            valid = self.problems.valid_edges(batch, source, self.app.policy, now, report)
-            self._commit([_Pending(source, p, raw, edge) for p, raw, _, edge in valid], report)
+            pending = []
+            for p, raw, _, edge in self.problems.valid_edges(
+                batch, source, self.app.policy, now, report
+            ):
+                if foreign_vector(self.app.embedder, edge):
+                    assert edge.embedding is not None
+                    reason = (
+                        f"embedding: made by {edge.embedding.model} ({edge.embedding.dim} "
+                        f"values), this deployment embeds with {self.app.embedder.model_id} "
+                        f"({self.app.embedder.dim}); leave it out to have the fact embedded"
+                    )
+                    report.failures.append(self.problems.add(source, p, reason, raw))
+                    report.rejected += 1
+                    continue
+                pending.append(_Pending(source, p, raw, edge))
+            self._commit(pending, report)
             progress.tick(len(batch))
         progress.finish()
         return report

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from frecall.bootstrap import embedder_settings, make_embedder, make_slots, make_vectors
 from frecall.settings import Settings
-from schemas.events import EdgeEvent, ForgetCommand
+from schemas.events import EdgeEvent
 from schemas.policy import load_policy
 from schemas.results import ReplayReport
 from workers.embedding.compat import check_log_model
@@ -52,7 +52,7 @@ def replay_data_dir(settings: Settings, *, bulk: bool = True) -> ReplayReport:
             service = LifecycleService(slots, vectors, policy)
             many = BulkLifecycle(slots, vectors, policy)
             report = rebuild(
-                ((i, r) for i, r in enumerate(log.read()) if isinstance(r, ForgetCommand)),
+                log.read_commands(),
                 ((i, r) for i, r in enumerate(log.read()) if isinstance(r, EdgeEvent)),
                 ByLogPosition(),
                 service.apply,

@@ -18,8 +18,8 @@ Where the one-by-one path could decide differently, the user's batch is handed b
 
 * a member of a touched slot that is neither stored nor in the batch (compaction archived
   it): whether it comes back depends on the time of the edge that resolves the slot;
-* an edge id twice in the batch with different content (the first copy wins in the slot
-  index, but which slot resolves last would decide its record);
+* an edge id twice in the batch, or in the batch and in the store, with different content
+  (the first copy wins in the slot index, but which slot resolves last decides its record);
 * an edge without an embedding, a store failure, or another writer committing for the
   user meanwhile (the one-by-one path reports, retries and re-reads).
 
@@ -113,9 +113,11 @@ class BulkLifecycle:
         links = view.fetch([EPISODE_PREFIX + m.edge_id for m in members])
         view.fetch([group_key(raw) for raw in links])
         needed = [m.edge_id for m in view.all_members()]
-        stored = {r.edge_id for r in facts.get(user, needed)}
+        stored = {r.edge_id: r.edge for r in facts.get(user, needed)}
         if any(i not in stored and i not in unique for i in needed):
             return None  # an archived member: the one-by-one path decides by time
+        if any(stored.get(i, e) != e for i, e in unique.items()):
+            return None  # an id stored with other content: which slot wins is order's
         service = LifecycleService(view, facts, self._policy, self._sparse)
         now = max(e.ingest_time for e in unique.values())
         done = service.resolve_once(user, list(touched), set(unique), now)
