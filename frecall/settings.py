@@ -51,6 +51,10 @@ class Settings(BaseSettings):
     openai_api_key: SecretStr | None = None
     llm_model: str = "gpt-4.1-mini"
     onnx_threads: int = Field(default=2, ge=1, le=64)
+    #: The lifecycle worker applies each batch of fr.edges in bulk (each slot resolved once,
+    #: one commit per user: workers/lifecycle/bulk.py); false: one edge at a time (the
+    #: reference path `frecall bench pipeline --compare-one-by-one` measures against).
+    lifecycle_bulk: bool = True
     http_max_body_bytes: int = Field(default=1 << 20, gt=0)
 
     @field_validator("kafka_bootstrap", "redis_url", "qdrant_url", "openai_base_url", mode="before")

@@ -171,7 +171,20 @@ def create_app(
                 await process([_received(e) for e in events], extract_batch, extraction_thread)
 
     if lifecycle is not None:
-        edges_batch = one_by_one(lifecycle.handle_edge)
+        edges_one_by_one = one_by_one(lifecycle.handle_edge)
+        edges_handler = lifecycle
+
+        def edges_batch(messages: list[Received]) -> list[Handled]:
+            # The batch at once (LifecycleHandler.handle_edges); a message that breaks it
+            # is found, and dead-lettered, one message at a time.
+            try:
+                return edges_handler.handle_edges(messages)
+            except StorageError:
+                raise
+            except Exception:
+                log.exception("%s…: batch failed; one message at a time", messages[0].position)
+                return edges_one_by_one(messages)
+
         commands_batch = one_by_one(lifecycle.handle_command)
 
         @app.agent(by_name[EDGES], name="frecall-lifecycle")

@@ -49,7 +49,8 @@ class DeliveryLedger(Protocol):
 
     def processed(self, user_id: str, edge_id: str) -> bool: ...
 
-    def mark_processed(self, user_id: str, edge_id: str) -> None: ...
+    def mark_processed(self, user_id: str, *edge_ids: str) -> None:
+        """Mark edges as applied and announced (one call for a batch: one round trip)."""
 
     def forget_processed(self, user_id: str) -> None:
         """Drop the user's processed ids (an erasure left nothing of the user: the same

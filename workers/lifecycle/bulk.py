@@ -31,7 +31,7 @@ one in it is `new->superseded`, where the one-by-one path reports `new->active` 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from schemas.events import EdgeEvent
 from schemas.policy import Policy
@@ -61,6 +61,8 @@ class UserBatch:
     user_id: str
     edges: list[EdgeEvent]
     transitions: list[Transition] | None
+    #: Every fact whose record the batch wrote (what an indexer must read again).
+    written: list[str] = field(default_factory=list)
 
 
 class BulkLifecycle:
@@ -83,9 +85,18 @@ class BulkLifecycle:
         by_user: dict[str, list[EdgeEvent]] = {}
         for edge in edges:
             by_user.setdefault(edge.user_id, []).append(edge)
-        return [UserBatch(u, batch, self._apply_user(u, batch)) for u, batch in by_user.items()]
+        out = []
+        for user, batch in by_user.items():
+            done = self._apply_user(user, batch)
+            if done is None:
+                out.append(UserBatch(user, batch, None))
+            else:
+                out.append(UserBatch(user, batch, done[0], done[1]))
+        return out
 
-    def _apply_user(self, user: str, batch: list[EdgeEvent]) -> list[Transition] | None:
+    def _apply_user(
+        self, user: str, batch: list[EdgeEvent]
+    ) -> tuple[list[Transition], list[str]] | None:
         unique: dict[str, EdgeEvent] = {}
         for edge in batch:
             if edge.embedding is None:
@@ -98,7 +109,9 @@ class BulkLifecycle:
         except FRError:
             return None
 
-    def _resolve(self, user: str, unique: dict[str, EdgeEvent]) -> list[Transition] | None:
+    def _resolve(
+        self, user: str, unique: dict[str, EdgeEvent]
+    ) -> tuple[list[Transition], list[str]] | None:
         entries: list[SlotEntry] = []
         touched: dict[str, None] = {}
         for edge in unique.values():  # the order and the entries of `LifecycleService.apply`
@@ -120,8 +133,7 @@ class BulkLifecycle:
             return None  # an id stored with other content: which slot wins is order's
         service = LifecycleService(view, facts, self._policy, self._sparse)
         now = max(e.ingest_time for e in unique.values())
-        done = service.resolve_once(user, list(touched), set(unique), now)
-        return None if done is None else done[0]
+        return service.resolve_once(user, list(touched), set(unique), now)
 
 
 class _SlotView:

@@ -23,9 +23,9 @@ class InMemoryDeliveryLedger:
         with self._lock:
             return edge_id in self._processed.get(user_id, ())
 
-    def mark_processed(self, user_id: str, edge_id: str) -> None:
+    def mark_processed(self, user_id: str, *edge_ids: str) -> None:
         with self._lock:
-            self._processed[user_id].add(edge_id)
+            self._processed[user_id].update(edge_ids)
 
     def forget_processed(self, user_id: str) -> None:
         with self._lock:

@@ -29,9 +29,11 @@ class RedisDeliveryLedger:
         key = self._keys(user_id, "processed")
         return bool(call("processed", lambda: self._client.sismember(key, edge_id)))
 
-    def mark_processed(self, user_id: str, edge_id: str) -> None:
+    def mark_processed(self, user_id: str, *edge_ids: str) -> None:
+        if not edge_ids:
+            return
         key = self._keys(user_id, "processed")
-        call("mark_processed", lambda: self._client.sadd(key, edge_id))
+        call("mark_processed", lambda: self._client.sadd(key, *edge_ids))
 
     def forget_processed(self, user_id: str) -> None:
         key = self._keys(user_id, "processed")
