@@ -33,6 +33,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from bench import embed_workers
 from bench.corpus import generate_facts
 from bench.stages import StageClock
 from frecall.bootstrap import build, make_embedder, make_extractor
@@ -209,6 +210,11 @@ def _run(args: argparse.Namespace, settings: Settings, root: Path) -> dict[str, 
 
     out: dict[str, Any] = {}
     plain = _facts(args.embed_facts, args.users, 1)
+    if args.workers:
+        counts = [int(n) for n in args.workers.split(",") if n.strip()]
+        say(f"bench throughput: embedding {len(plain)} texts with {counts} workers")
+        texts = [f.text for f in plain]
+        out["embedding workers"] = embed_workers.measure(settings, texts, counts, args.rounds)
     name = "ingest-edges (embedded here)"
     say(f"bench throughput: {name}, {len(plain)} facts")
     edges: Ingest = lambda p: p.ingest_edge_items(listed(plain), "bench")  # noqa: E731
@@ -257,14 +263,24 @@ def _table(document: dict[str, Any]) -> str:
         f"{'path':<30} {'one-by-one/s':>12} {'bulk/s':>9} {'ratio':>6} {'goal/s':>7}  exports",
     ]
     for name, row in document["paths"].items():
+        if name == "embedding workers":
+            continue
         lines.append(
             f"{name:<30} {row['one-by-one']['per_s']:>12,.0f} {row['bulk']['per_s']:>9,.0f} "
             f"{row['ratio']:>5.1f}x {GOALS.get(name, 0):>7,}  "
             f"{'identical' if row['same_exports'] else 'DIFFERENT'}"
         )
+    workers = document["paths"].get("embedding workers")
+    if workers:
+        variants = list(next(iter(workers.values())))
+        lines += ["", "embedding, texts/s by workers: " + " | ".join(variants)]
+        for n, row in workers.items():
+            lines.append(f"  {n:>3}: " + " | ".join(f"{row[v]:,.0f}" for v in variants))
     lines.append("")
     lines.append("where the time goes, ms per item (exclusive; the median run of each mode):")
     for name, row in document["paths"].items():
+        if name == "embedding workers":
+            continue
         for mode in MODES:
             stages = row[mode]["stages_ms_per_item"]
             parts = ", ".join(
