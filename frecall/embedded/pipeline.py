@@ -26,7 +26,9 @@ from workers.progress import Progress
 from workers.stores.memory_turns import InMemoryTurnContext
 from workers.turns import turn_edges
 
-BATCH = 256
+#: Edges per batch: embedded in one call, appended with one fsync, applied in bulk (the
+#: larger, the fewer times a slot is resolved and the fewer store calls per edge).
+BATCH = 1024
 #: Turns per batch: each yields a few edges, embedded together.
 TURN_BATCH = 64
 T = TypeVar("T")
