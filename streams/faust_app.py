@@ -42,6 +42,9 @@ EXIT_UNPROCESSED = 70
 BATCH = 64
 #: … or fewer, when no more arrive within this many seconds.
 BATCH_WAIT_S = 0.01
+#: Edges handled together by the lifecycle agent: applied in bulk, each user's slots
+#: resolved once per batch (LifecycleHandler.handle_edges); no embedding to bound it.
+EDGE_BATCH = 256
 
 
 def create_app(
@@ -189,7 +192,7 @@ def create_app(
 
         @app.agent(by_name[EDGES], name="frecall-lifecycle")
         async def apply_edges(stream: faust.StreamT[bytes]) -> None:
-            async for events in _batches(stream):
+            async for events in _batches(stream, EDGE_BATCH):
                 await process([_received(e) for e in events], edges_batch, lifecycle_thread)
 
         @app.agent(by_name[COMMANDS], name="frecall-commands")
@@ -219,10 +222,12 @@ def run_worker(app: faust.App, loglevel: str) -> None:
     worker.execute_from_commandline()
 
 
-def _batches(stream: faust.StreamT[bytes]) -> AsyncIterator[Sequence[faust.EventT[bytes]]]:
+def _batches(
+    stream: faust.StreamT[bytes], size: int = BATCH
+) -> AsyncIterator[Sequence[faust.EventT[bytes]]]:
     """Batches of events, acknowledged after the loop body ran (faust's `StreamT` protocol
     does not declare `take_events`; every stream it hands an agent is a `Stream`)."""
-    return cast("faust.Stream[bytes]", stream).take_events(BATCH, within=BATCH_WAIT_S)
+    return cast("faust.Stream[bytes]", stream).take_events(size, within=BATCH_WAIT_S)
 
 
 def _received(event: faust.EventT[bytes]) -> Received:

@@ -79,9 +79,11 @@ class LifecycleHandler:
         self._archive = archive
 
     def handle_edge(self, message: Received) -> Handled:
-        edge = self._fresh_edge(message)
+        edge = self._parsed(message)
         if not isinstance(edge, EdgeEvent):
             return edge
+        if not self._fresh(edge.user_id, [edge]):
+            return Handled()
         applied_before = bool(self._facts.get(edge.user_id, [edge.edge_id]))
         transitions, written = self._lifecycle.apply_changes(edge)
         before = [edge] if applied_before else []
@@ -95,51 +97,53 @@ class LifecycleHandler:
         if self._bulk is None:
             return [self.handle_edge(m) for m in messages]
         out: list[Handled] = []
-        fresh: list[tuple[Received, EdgeEvent]] = []
+        by_user: dict[str, list[tuple[Received, EdgeEvent]]] = {}
         for message in messages:
-            edge = self._fresh_edge(message)
+            edge = self._parsed(message)
             if isinstance(edge, EdgeEvent):
-                fresh.append((message, edge))
+                by_user.setdefault(edge.user_id, []).append((message, edge))
             else:
                 out.append(edge)
-        source = {e.user_id: m for m, e in reversed(fresh)}  # each user's first message
-        stored: dict[str, set[str]] = {}
-        for user in source:
-            ids = [e.edge_id for _, e in fresh if e.user_id == user]
-            stored[user] = {r.edge_id for r in self._facts.get(user, ids)}
-        for batch in self._bulk.apply([e for _, e in fresh]):
+        fresh: list[EdgeEvent] = []
+        for user, pairs in by_user.items():
+            fresh += self._fresh(user, [e for _, e in pairs])
+        stored: dict[str, set[str]] = {
+            user: {r.edge_id for r in self._facts.get(user, [e.edge_id for _, e in pairs])}
+            for user, pairs in by_user.items()
+        }
+        for batch in self._bulk.apply(fresh):
+            user = batch.user_id
             if batch.transitions is None:
-                out += [self.handle_edge(m) for m, e in fresh if e.user_id == batch.user_id]
+                out += [self.handle_edge(m) for m, _ in by_user[user]]
                 continue
-            before = [e for e in batch.edges if e.edge_id in stored[batch.user_id]]
+            before = [e for e in batch.edges if e.edge_id in stored[user]]
+            first = by_user[user][0][0]
             out.append(
-                self._announced(
-                    batch.user_id,
-                    batch.edges,
-                    batch.transitions,
-                    batch.written,
-                    before,
-                    source[batch.user_id],
-                )
+                self._announced(user, batch.edges, batch.transitions, batch.written, before, first)
             )
         return out
 
-    def _fresh_edge(self, message: Received) -> EdgeEvent | Handled:
-        """The message's edge if it is still to apply; else what to do with the message
-        (its dead letter; nothing for an erased or an already processed edge)."""
+    def _parsed(self, message: Received) -> EdgeEvent | Handled:
+        """The message's edge, or its dead letter."""
         try:
             edge = EdgeEvent.model_validate_json(message.value)
         except ValidationError as exc:
             return Handled([self._reject(message, "not an edge event", brief(exc))])
         if edge.embedding is None:
             return Handled([self._reject(message, "edge has no embedding")])
-        user = edge.user_id
-        if self._ledger.erased(user, edge.edge_id, edge.ingest_time):
-            log.info("lifecycle: %s of %s was erased; dropped", edge.edge_id, user)
-            return Handled()
-        if self._ledger.processed(user, edge.edge_id):
-            return Handled()  # a redelivery: applied and announced before
         return edge
+
+    def _fresh(self, user: str, edges: list[EdgeEvent]) -> list[EdgeEvent]:
+        """The edges still to apply: neither erased nor processed (applied and announced
+        before: a redelivery). One call to the ledger for all of them."""
+        settled = self._ledger.settled(user, [(e.edge_id, e.ingest_time) for e in edges])
+        out = []
+        for edge, (erased, processed) in zip(edges, settled, strict=True):
+            if erased:
+                log.info("lifecycle: %s of %s was erased; dropped", edge.edge_id, user)
+            elif not processed:
+                out.append(edge)
+        return out
 
     def _announced(
         self,
@@ -155,8 +159,9 @@ class LifecycleHandler:
         ids = [*(e.edge_id for e in edges), *written]
         for edge in applied_before:
             ids += self._lifecycle.touched_facts(edge)
-        for edge in edges:
-            if self._ledger.erased(user, edge.edge_id, edge.ingest_time):
+        settled = self._ledger.settled(user, [(e.edge_id, e.ingest_time) for e in edges])
+        for edge, (erased, _) in zip(edges, settled, strict=True):
+            if erased:
                 # A forget ran meanwhile (another worker, during a rebalance): the commit did
                 # not write this fact, and its slot membership goes too.
                 erasure = ForgetCommand(

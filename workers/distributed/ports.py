@@ -63,6 +63,12 @@ class DeliveryLedger(Protocol):
         """Whether an edge was erased: by id, or with its user at or after `ingest_time`
         (edge_id None: only the user's erasure is asked about)."""
 
+    def settled(
+        self, user_id: str, edges: Sequence[tuple[str, datetime]]
+    ) -> list[tuple[bool, bool]]:
+        """(`erased`, `processed`) of each (edge id, ingest time), in one call (a batch's
+        checks: one round trip)."""
+
     def remember_slots(self, user_id: str, command_id: str, slots: Sequence[str]) -> list[str]:
         """Store the slots an erasure must re-resolve: the first call stores `slots`, a
         redelivered command gets the stored list back."""

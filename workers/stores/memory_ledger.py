@@ -45,6 +45,11 @@ class InMemoryDeliveryLedger:
             erased_at = self._erased_at.get(user_id)
             return erased_at is not None and ingest_time <= erased_at
 
+    def settled(
+        self, user_id: str, edges: Sequence[tuple[str, datetime]]
+    ) -> list[tuple[bool, bool]]:
+        return [(self.erased(user_id, e, t), self.processed(user_id, e)) for e, t in edges]
+
     def remember_slots(self, user_id: str, command_id: str, slots: Sequence[str]) -> list[str]:
         with self._lock:
             return list(self._erasing.setdefault((user_id, command_id), list(slots)))
