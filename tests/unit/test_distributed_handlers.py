@@ -520,6 +520,12 @@ def test_a_batch_in_bulk_ends_where_one_message_at_a_time_does(
     change = FactsChanged.model_validate_json(outgoing[1].value)
     assert set(change.edge_ids) == {e.edge_id for e in edges}
     assert change.source == "fr.edges/0/0"
+    # Applied but never announced (the worker died before producing): announced again, in
+    # full, with nothing left to change.
+    redelivered = handler.handle_edges([received(raw, n) for n, raw in enumerate(raws)])
+    again_out = [o for r in redelivered for o in r.outgoing if o.topic == TRANSITIONS]
+    (again_change,) = [FactsChanged.model_validate_json(o.value) for o in again_out]
+    assert again_change.transitions == () and set(again_change.edge_ids) == set(change.edge_ids)
     for r in results:
         if r.confirm is not None:
             r.confirm()

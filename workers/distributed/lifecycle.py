@@ -107,16 +107,12 @@ class LifecycleHandler:
         fresh: list[EdgeEvent] = []
         for user, pairs in by_user.items():
             fresh += self._fresh(user, [e for _, e in pairs])
-        stored: dict[str, set[str]] = {
-            user: {r.edge_id for r in self._facts.get(user, [e.edge_id for _, e in pairs])}
-            for user, pairs in by_user.items()
-        }
         for batch in self._bulk.apply(fresh):
             user = batch.user_id
             if batch.transitions is None:
                 out += [self.handle_edge(m) for m, _ in by_user[user]]
                 continue
-            before = [e for e in batch.edges if e.edge_id in stored[user]]
+            before = [e for e in batch.edges if e.edge_id in batch.existed]
             first = by_user[user][0][0]
             out.append(
                 self._announced(user, batch.edges, batch.transitions, batch.written, before, first)

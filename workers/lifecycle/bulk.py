@@ -63,6 +63,8 @@ class UserBatch:
     transitions: list[Transition] | None
     #: Every fact whose record the batch wrote (what an indexer must read again).
     written: list[str] = field(default_factory=list)
+    #: The batch's edges that were stored before it (redeliveries).
+    existed: frozenset[str] = frozenset()
 
 
 class BulkLifecycle:
@@ -91,12 +93,12 @@ class BulkLifecycle:
             if done is None:
                 out.append(UserBatch(user, batch, None))
             else:
-                out.append(UserBatch(user, batch, done[0], done[1]))
+                out.append(UserBatch(user, batch, *done))
         return out
 
     def _apply_user(
         self, user: str, batch: list[EdgeEvent]
-    ) -> tuple[list[Transition], list[str]] | None:
+    ) -> tuple[list[Transition], list[str], frozenset[str]] | None:
         unique: dict[str, EdgeEvent] = {}
         for edge in batch:
             if edge.embedding is None:
@@ -111,7 +113,7 @@ class BulkLifecycle:
 
     def _resolve(
         self, user: str, unique: dict[str, EdgeEvent]
-    ) -> tuple[list[Transition], list[str]] | None:
+    ) -> tuple[list[Transition], list[str], frozenset[str]] | None:
         entries: list[SlotEntry] = []
         touched: dict[str, None] = {}
         for edge in unique.values():  # the order and the entries of `LifecycleService.apply`
@@ -133,7 +135,8 @@ class BulkLifecycle:
             return None  # an id stored with other content: which slot wins is order's
         service = LifecycleService(view, facts, self._policy, self._sparse)
         now = max(e.ingest_time for e in unique.values())
-        return service.resolve_once(user, list(touched), set(unique), now)
+        done = service.resolve_once(user, list(touched), set(unique), now)
+        return None if done is None else (*done, frozenset(unique).intersection(stored))
 
 
 class _SlotView:
