@@ -18,7 +18,10 @@ from hypothesis import strategies as st
 
 from schemas.events import EdgeEvent
 from tests.unit.edge_helpers import edge
+from tests.unit.test_slot_association import STREAM as ASSOCIATION_STREAM
+from tests.unit.test_slot_association import service as association_service
 from tests.unit.test_stream_properties import EMBEDDER, POLICY, USERS, Memory, streams
+from workers.export import dumps_stable, export_user
 from workers.lifecycle.bulk import BulkLifecycle, apply_all
 from workers.lifecycle.service import LifecycleService
 from workers.query.service import QueryService
@@ -138,3 +141,31 @@ def test_users_are_independent() -> None:
         assert [r.model_dump() for r in memory.vectors.scroll(user)] == [
             r.model_dump() for r in expected.vectors.scroll(user)
         ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.permutations(ASSOCIATION_STREAM),
+    st.lists(st.sampled_from(ASSOCIATION_STREAM), max_size=4),
+    st.lists(st.integers(0, 20), max_size=3),
+    st.booleans(),
+)
+def test_bulk_keeps_slot_association_as_one_by_one_does(
+    order: list[EdgeEvent], repeats: list[EdgeEvent], cuts: list[int], on_sqlite: bool
+) -> None:
+    """Free facts join the closest earlier keyed slot (workers/lifecycle/association.py),
+    late anchors attract the free facts after them: in any batches, the same records."""
+    reference, ref_vectors = association_service()
+    for e in ASSOCIATION_STREAM:
+        reference.apply(e)
+    expected = dumps_stable(export_user(ref_vectors, "u1"))
+    with tempfile.TemporaryDirectory() as tmp:
+        slots = SqliteSlotIndex(Path(tmp) / "s.sqlite") if on_sqlite else InMemorySlotIndex()
+        try:
+            vectors = InMemoryVectorIndex()
+            memory = Memory(LifecycleService(slots, vectors, POLICY), vectors, None)  # type: ignore[arg-type]
+            bulk = BulkLifecycle(slots, vectors, POLICY)
+            assert _in_batches(memory, bulk, [*order, *repeats], cuts) == 0
+            assert dumps_stable(export_user(vectors, "u1")) == expected
+        finally:
+            slots.close()

@@ -37,6 +37,7 @@ from schemas.events import EdgeEvent
 from schemas.policy import Policy
 from schemas.records import FactRecord
 from workers.errors import FRError
+from workers.lifecycle.association import ANCHORS, TO_PREFIX, Associations, is_pseudo
 from workers.lifecycle.facts import fact_store
 from workers.lifecycle.rules import group_key
 from workers.lifecycle.service import EPISODE_PREFIX, LifecycleService, Transition
@@ -123,10 +124,17 @@ class BulkLifecycle:
             touched.update(dict.fromkeys([group_key(edge), *edge.retracts]))
         facts = _ReadOnce(self._facts, user)  # the snapshot, before anything is read
         self._slots.add_many(user, entries)
+        # Association (workers/lifecycle/association.py) records each edge as `apply` does,
+        # in the same order, with the user's anchors read once for the batch.
+        associations = Associations(_AnchorCache(self._slots, user), self._policy)
+        for edge in unique.values():
+            touched.update(dict.fromkeys(associations.on_apply(edge)))
         view = _SlotView(self._slots, user)
+        view.fetch([ANCHORS, *(TO_PREFIX + slot for slot in touched)])
         members = view.fetch(list(touched))
         links = view.fetch([EPISODE_PREFIX + m.edge_id for m in members])
-        view.fetch([group_key(raw) for raw in links])
+        raw_slots = [group_key(raw) for raw in links]
+        view.fetch([*raw_slots, *(TO_PREFIX + slot for slot in raw_slots)])
         needed = [m.edge_id for m in view.all_members()]
         stored = {r.edge_id: r.edge for r in facts.get(user, needed)}
         if any(i not in stored and i not in unique for i in needed):
@@ -155,8 +163,10 @@ class _SlotView:
         return [m for k in dict.fromkeys(keys) for m in self._known[k].members]
 
     def all_members(self) -> Iterator[EdgeEvent]:
+        """The members of every fetched slot, and the edges associated with them: every
+        fact a resolution of these slots may write."""
         for key, slot in self._known.items():
-            if not key.startswith(EPISODE_PREFIX):
+            if key.startswith(TO_PREFIX) or not (key.startswith(EPISODE_PREFIX) or is_pseudo(key)):
                 yield from slot.members
 
     def _slot(self, user_id: str, slot_key: str) -> SlotEdges:
@@ -198,6 +208,21 @@ class _SlotView:
 
     def close(self) -> None:
         """The base index is the caller's."""
+
+
+class _AnchorCache(_SlotView):
+    """The slot index as association's bookkeeping uses it in one batch: the user's anchors
+    read once, and kept up to date as the batch adds to them; writes go through."""
+
+    def __init__(self, base: SlotIndex, user: str) -> None:
+        super().__init__(base, user)
+        self.fetch([ANCHORS])
+
+    def add(self, user_id: str, slot_key: str, edge: EdgeEvent) -> tuple[int, list[EdgeEvent]]:
+        version, members = self._base.add(user_id, slot_key, edge)
+        if user_id == self._user and slot_key == ANCHORS:
+            self._known[ANCHORS] = SlotEdges(members, self._known[ANCHORS].retractions)
+        return version, members
 
 
 class _ReadOnce:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -31,6 +31,8 @@ CREATE TABLE IF NOT EXISTS slot_versions (
 );
 """
 _MEMBER, _RETRACTION = 0, 1
+#: Edges kept parsed (`SqliteSlotIndex._parse`): ~4 KB each with their JSON.
+PARSED_CACHE = 8192
 #: Slot keys per `IN (…)` query (SQLite's default limit of host parameters is 32,766).
 _KEYS_PER_QUERY = 500
 
@@ -46,8 +48,10 @@ class SqliteSlotIndex:
     def __init__(self, path: Path) -> None:
         self._path = path
         self._lock = threading.Lock()
-        #: Bodies of the last `add_many`, by JSON text: reading them back needs no parsing.
-        self._known: dict[str, EdgeEvent] = {}
+        #: Recently read or written edges by their JSON text (LRU): slots are read again and
+        #: again (a slot on every edge that joins it, a user's association anchors on every
+        #: free edge), and parsing an edge with its embedding costs more than the query.
+        self._parsed: OrderedDict[str, EdgeEvent] = OrderedDict()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
@@ -77,7 +81,21 @@ class SqliteSlotIndex:
             "ORDER BY ingest_time, edge_id",
             (user_id, slot_key, kind),
         ).fetchall()
-        return [EdgeEvent.model_validate_json(body) for (body,) in rows]
+        return [self._parse(body) for (body,) in rows]
+
+    def _parse(self, body: str) -> EdgeEvent:
+        edge = self._parsed.get(body)
+        if edge is None:
+            edge = EdgeEvent.model_validate_json(body)
+            self._remember(body, edge)
+        else:
+            self._parsed.move_to_end(body)
+        return edge
+
+    def _remember(self, body: str, edge: EdgeEvent) -> None:
+        self._parsed[body] = edge
+        if len(self._parsed) > PARSED_CACHE:
+            self._parsed.popitem(last=False)
 
     def _add(
         self, kind: int, user_id: str, slot_key: str, edge: EdgeEvent
@@ -126,7 +144,7 @@ class SqliteSlotIndex:
         if not entries:
             return
         rows: dict[tuple[str, int, str], tuple[str, str, int, str, str, str]] = {}
-        known: dict[str, EdgeEvent] = {}
+        edges: dict[tuple[str, int, str], EdgeEvent] = {}
         bodies: dict[int, str] = {}  # an edge is often in two slots (its own, an episode's)
         for entry in entries:
             check_args(user_id, entry.edge)
@@ -135,7 +153,7 @@ class SqliteSlotIndex:
             if key not in rows:  # the first copy wins, as with `add`
                 body = bodies.get(id(edge)) or bodies.setdefault(id(edge), edge.model_dump_json())
                 rows[key] = (user_id, entry.slot_key, kind, edge.edge_id, _ingest_key(edge), body)
-                known[body] = edge
+                edges[key] = edge
         with self._lock, self._transaction("add_many"):
             have = self._existing(user_id, list(rows))
             new = [row for key, row in rows.items() if key not in have]
@@ -146,8 +164,9 @@ class SqliteSlotIndex:
                 "DO UPDATE SET version = version + excluded.version",
                 [(user_id, slot, n) for slot, n in gained.items()],
             )
-        # What was just written parses back to the same objects: `read_many` reuses them.
-        self._known = known
+            # What was just written parses back to the same objects: reads reuse them.
+            for row in new:
+                self._remember(row[5], edges[(row[1], row[2], row[3])])
 
     def _existing(
         self, user_id: str, keys: list[tuple[str, int, str]]
@@ -170,7 +189,6 @@ class SqliteSlotIndex:
         check_args(user_id)
         keys = list(dict.fromkeys(slot_keys))
         found: dict[str, tuple[list[EdgeEvent], list[EdgeEvent]]] = {k: ([], []) for k in keys}
-        known = self._known
         with self._lock:
             for start in range(0, len(keys), _KEYS_PER_QUERY):
                 chunk = keys[start : start + _KEYS_PER_QUERY]
@@ -181,8 +199,7 @@ class SqliteSlotIndex:
                     (user_id, *chunk),
                 ).fetchall()
                 for slot, kind, body in rows:
-                    edge = known.get(body) or EdgeEvent.model_validate_json(body)
-                    found[slot][kind].append(edge)
+                    found[slot][kind].append(self._parse(body))
         return {k: SlotEdges(sort_edges(m), sort_edges(r)) for k, (m, r) in found.items()}
 
     def remove(self, user_id: str, edge_id: str) -> list[str]:
