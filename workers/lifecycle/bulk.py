@@ -51,6 +51,7 @@ from workers.ports import (
     Upserts,
     VectorIndex,
 )
+from workers.stores.memory_slots import sort_edges
 from workers.text import bm25
 
 
@@ -125,14 +126,16 @@ class BulkLifecycle:
         facts = _ReadOnce(self._facts, user)  # the snapshot, before anything is read
         self._slots.add_many(user, entries)
         # Association (workers/lifecycle/association.py) records each edge as `apply` does,
-        # in the same order, with the user's anchors read once for the batch.
-        associations = Associations(_AnchorCache(self._slots, user), self._policy)
+        # in the same order; its lists are read once and written at once for the batch.
+        bookkeeping = _Bookkeeping(self._slots, user)
+        associations = Associations(bookkeeping, self._policy)
         for edge in unique.values():
             touched.update(dict.fromkeys(associations.on_apply(edge)))
+        bookkeeping.flush()
         view = _SlotView(self._slots, user)
         view.fetch([ANCHORS, *(TO_PREFIX + slot for slot in touched)])
-        members = view.fetch(list(touched))
-        links = view.fetch([EPISODE_PREFIX + m.edge_id for m in members])
+        view.fetch(list(touched))
+        links = view.fetch([EPISODE_PREFIX + m.edge_id for m in view.all_members()])
         raw_slots = [group_key(raw) for raw in links]
         view.fetch([*raw_slots, *(TO_PREFIX + slot for slot in raw_slots)])
         needed = [m.edge_id for m in view.all_members()]
@@ -170,7 +173,8 @@ class _SlotView:
                 yield from slot.members
 
     def _slot(self, user_id: str, slot_key: str) -> SlotEdges:
-        if user_id == self._user and slot_key in self._known:
+        if user_id == self._user:  # read once: nothing writes through the view meanwhile
+            self.fetch([slot_key])
             return self._known[slot_key]
         return SlotEdges(
             self._base.members(user_id, slot_key), self._base.retractions(user_id, slot_key)
@@ -210,19 +214,40 @@ class _SlotView:
         """The base index is the caller's."""
 
 
-class _AnchorCache(_SlotView):
-    """The slot index as association's bookkeeping uses it in one batch: the user's anchors
-    read once, and kept up to date as the batch adds to them; writes go through."""
+class _Bookkeeping(_SlotView):
+    """The slot index as association's bookkeeping sees it during one batch
+    (`Associations.on_apply`): each list it reads is read once, what it adds is kept here
+    (`flush` writes it all with one `add_many`), and reads see those additions — the same
+    answers, in the same order, as one `add` per call would give."""
 
     def __init__(self, base: SlotIndex, user: str) -> None:
         super().__init__(base, user)
         self.fetch([ANCHORS])
+        self._pending: list[SlotEntry] = []
+        self._keys: set[str] | None = None  # the user's slot keys, with the new ones
 
     def add(self, user_id: str, slot_key: str, edge: EdgeEvent) -> tuple[int, list[EdgeEvent]]:
-        version, members = self._base.add(user_id, slot_key, edge)
-        if user_id == self._user and slot_key == ANCHORS:
-            self._known[ANCHORS] = SlotEdges(members, self._known[ANCHORS].retractions)
-        return version, members
+        if user_id != self._user:
+            raise ValueError(f"edge {edge.edge_id!r} belongs to another user than {self._user!r}")
+        self.fetch([slot_key])
+        slot = self._known[slot_key]
+        if all(m.edge_id != edge.edge_id for m in slot.members):  # the first copy wins
+            self._known[slot_key] = SlotEdges(sort_edges([*slot.members, edge]), slot.retractions)
+            self._pending.append(SlotEntry(slot_key, edge))
+            if self._keys is not None:
+                self._keys.add(slot_key)
+        return 0, self._known[slot_key].members  # the version: unused by the bookkeeping
+
+    def slots(self, user_id: str) -> list[str]:
+        if user_id != self._user:
+            return self._base.slots(user_id)
+        if self._keys is None:
+            self._keys = {*self._base.slots(user_id), *(e.slot_key for e in self._pending)}
+        return sorted(self._keys)
+
+    def flush(self) -> None:
+        self._base.add_many(self._user, self._pending)
+        self._pending = []
 
 
 class _ReadOnce:
