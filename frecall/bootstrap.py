@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from frecall.observability.timings import TimedEmbedder
 from frecall.settings import OFFLINE_EMBEDDERS, Settings
 from schemas.policy import load_policy
 from workers.app import App
@@ -21,6 +22,12 @@ from workers.stores.dead_letters import FileDeadLetters
 
 
 def make_embedder(settings: Settings) -> Embedder:
+    """The embedder `settings` name, timed for whoever listens (the serving process's
+    metrics and traces: frecall/observability/timings.py)."""
+    return TimedEmbedder(_embedder(settings))
+
+
+def _embedder(settings: Settings) -> Embedder:
     if settings.embedder == "hashing":
         from workers.embedding.hashing import HashingEmbedder
 

@@ -16,11 +16,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from frecall import plugins
+from frecall.access.tenants import DEFAULT_TENANT
+from frecall.commands import keys
 from frecall.commands.ingest import cmd_ingest, cmd_ingest_edges
 from frecall.commands.maintenance import cmd_compact, cmd_replay
 from frecall.commands.memory import cmd_export, cmd_forget, cmd_inspect
-from frecall.commands.processes import cmd_serve, cmd_worker
+from frecall.commands.processes import cmd_mcp, cmd_serve, cmd_worker
 from frecall.commands.query import cmd_query
+from frecall.observability.logs import configure as configure_logging
 from workers.errors import FRError
 
 
@@ -33,6 +36,20 @@ def _global_options(parser: argparse.ArgumentParser, default: object) -> None:
     )
     parser.add_argument(
         "-v", "--verbose", action="store_true", default=default, help="log at INFO level"
+    )
+    parser.add_argument(
+        "--log-format",
+        choices=["text", "json"],
+        default=default,
+        help="log lines on stderr as text (default) or one JSON object a line",
+    )
+
+
+def _tenant(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--tenant",
+        default=DEFAULT_TENANT,
+        help="the tenant (application) whose users these are (default: default)",
     )
 
 
@@ -50,11 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Fortunate Recall: long-term memory that knows which facts are current.",
     )
     _global_options(parser, None)
-    parser.set_defaults(verbose=False)
+    parser.set_defaults(verbose=False, log_format="text")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("ingest", parents=[common], help="ingest conversation turns")
     p.add_argument("file", type=Path, help="JSONL, one turn a line (see README)")
+    _tenant(p)
     p.add_argument(
         "--extractor",
         choices=["auto", "rules", "llm"],
@@ -64,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("ingest-edges", parents=[common], help="ingest pre-extracted facts")
     p.add_argument("file", type=Path, help="JSONL, one fact a line (see README)")
+    _tenant(p)
 
     p = sub.add_parser("query", parents=[common], help="ask the memory of a user")
     p.add_argument("text", nargs="?", help="the query")
@@ -77,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--batch", type=Path, help="JSONL of {user_id, query, as_of?, intent?, k?}")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    _tenant(p)
 
     p = sub.add_parser("replay", parents=[common], help="rebuild every store from the log")
     p.add_argument("--json", action="store_true")
@@ -101,20 +121,37 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export", parents=[common], help="every fact of a user, stable order")
     p.add_argument("--user", required=True)
     p.add_argument("--json", action="store_true", help="JSON (the only format; accepted)")
+    _tenant(p)
 
     p = sub.add_parser("forget", parents=[common], help="erase a fact or a user everywhere")
     p.add_argument("--user", required=True)
     p.add_argument("--edge", help="one fact's edge id (default: the whole user)")
     p.add_argument("--json", action="store_true")
+    _tenant(p)
 
     p = sub.add_parser("inspect", parents=[common], help="a user's memory by category/state")
     p.add_argument("--user", required=True)
     p.add_argument("--as-of", help="ISO 8601 time (default now)")
     p.add_argument("--json", action="store_true")
+    _tenant(p)
 
     p = sub.add_parser("serve", parents=[common], help="the HTTP API (OpenAPI at /docs)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8080, help="port to bind (default 8080)")
+
+    keys.add_parser(sub, common)
+
+    p = sub.add_parser("mcp", parents=[common], help="an MCP server: remember, recall, forget")
+    p.add_argument(
+        "--http", type=int, metavar="PORT", help="Streamable HTTP on PORT (default: stdio)"
+    )
+    p.add_argument("--host", default="127.0.0.1", help="with --http: address (default 127.0.0.1)")
+    p.add_argument(
+        "--user",
+        help="the user whose memory the tools use (stdio: required; HTTP: the default when a "
+        "session sends no X-User-Id header)",
+    )
+    _tenant(p)
 
     p = sub.add_parser("demo", parents=[common], help="a sample story, lifecycle vs similarity")
     p.add_argument("--keep", action="store_true", help="keep the demo data dir")
@@ -142,16 +179,14 @@ def _handlers() -> dict[str, Callable[[argparse.Namespace], int]]:
         "demo": _demo,
         "compact": cmd_compact,
         "worker": cmd_worker,
+        "keys": keys.cmd_keys,
+        "mcp": cmd_mcp,
     }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING,
-        format="%(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    configure_logging(logging.INFO if args.verbose else logging.WARNING, args.log_format)
     try:
         handler: plugins.Handler | None = getattr(args, "handler", None)
         return handler(args) if handler is not None else _handlers()[args.command](args)

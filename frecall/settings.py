@@ -56,8 +56,25 @@ class Settings(BaseSettings):
     #: reference path `frecall bench pipeline --compare-one-by-one` measures against).
     lifecycle_bulk: bool = True
     http_max_body_bytes: int = Field(default=1 << 20, gt=0)
+    #: The HMAC key API keys are hashed with (frecall/access/keys.py). Changing it
+    #: invalidates every key; unset, a fixed label is used.
+    api_key_pepper: SecretStr | None = None
+    #: Per API key: requests a second (token bucket refill; 0 = no limit) and burst size.
+    rate_limit_per_s: float = Field(default=20.0, ge=0)
+    rate_limit_burst: int = Field(default=40, ge=1)
+    #: OTLP/HTTP endpoint of a trace collector (e.g. http://127.0.0.1:4318); unset = no
+    #: tracing, no exporter, no thread.
+    otel_endpoint: str | None = None
+    otel_service_name: str = "frecall"
 
-    @field_validator("kafka_bootstrap", "redis_url", "qdrant_url", "openai_base_url", mode="before")
+    @field_validator(
+        "kafka_bootstrap",
+        "redis_url",
+        "qdrant_url",
+        "openai_base_url",
+        "otel_endpoint",
+        mode="before",
+    )
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from frecall.access.keys import Keyring
 from frecall.deployment import Deployment
 from frecall.settings import Settings
+from workers.errors import ConfigError
 
 
 def open_deployment(
@@ -46,3 +48,24 @@ def open_deployment(
     if serving:
         embedded.open()
     return embedded
+
+
+def open_keyring(settings: Settings) -> Keyring:
+    """The API keys of the deployment `settings` describe: in Redis for the distributed
+    deployment (every serving process shares them), else in the data dir."""
+    pepper = (
+        settings.api_key_pepper.get_secret_value().encode() if settings.api_key_pepper else None
+    )
+    if settings.kafka_bootstrap:
+        from workers.stores.redis_client import connect
+
+        if not settings.redis_url:
+            raise ConfigError(
+                "the distributed deployment needs FR_KAFKA_BOOTSTRAP and FR_REDIS_URL"
+            )
+        from frecall.access.redis_keys import RedisKeyStore
+
+        return Keyring(RedisKeyStore(connect(settings.redis_url), settings.redis_prefix), pepper)
+    from frecall.access.key_stores import KEYS_FILE, SqliteKeyStore
+
+    return Keyring(SqliteKeyStore(settings.data_dir / KEYS_FILE), pepper)

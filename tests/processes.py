@@ -8,7 +8,9 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
+import httpx
 import pytest
 
 
@@ -54,3 +56,33 @@ def stop(proc: subprocess.Popen[bytes], timeout: float = 20) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=10)
+
+
+def start_server(
+    env: dict[str, str], log: Path, *args: str, timeout: float = 60
+) -> tuple[subprocess.Popen[bytes], str]:
+    """`frecall ARGS` (a server on a free loopback port, passed as the last argument) until
+    its `/healthz` answers; (the process, its base URL). The caller stops it (`stop`)."""
+    port = free_port()
+    with log.open("ab") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "frecall.cli", *args, str(port)],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+
+    def up() -> bool:
+        try:
+            return httpx.get(url + "/healthz", timeout=2).status_code == 200
+        except httpx.HTTPError:
+            return proc.poll() is not None  # it exited: stop waiting, the log says why
+
+    try:
+        wait_until(f"frecall {args[0]}", up, timeout, lambda: log.read_text(errors="replace"))
+        assert proc.poll() is None, log.read_text(errors="replace")
+    except BaseException:
+        stop(proc)
+        raise
+    return proc, url

@@ -48,7 +48,7 @@ class InputError(FRError):
 
 
 class NotQueryable(FRError):
-    """Read-your-writes: edges that were not queryable within the wait (HTTP 503).
+    """Read-your-writes: edges that were not queryable within the wait (HTTP 503; settled: 409).
 
     `settled`: the pipeline had applied everything sent for the user and they were still
     not in the user's memory — they never will be (another user's ids, erased, or never

@@ -8,54 +8,46 @@ thread-safe (the embedded one serializes writes and exports, the distributed one
 them to Kafka). Read-your-writes: the ingest endpoints return edge ids, which a query may
 pass as `wait_for` (the embedded deployment applies writes before it answers).
 
-Errors are JSON `{"detail": ...}`: 400 for bad requests, 413 for bodies over the limit
-(refused before parsing), 422 with one problem per invalid item (and nothing applied), 503
-when a store, the embedder or the extractor fails, 500 otherwise; never a stack trace.
+Access: `Gate` (frecall/access/gate.py) — once the deployment has a key, every `/v1` route
+needs one, and acts in its key's tenant (frecall/access/); `/healthz` is open, `/metrics`
+open on loopback. Routes: `memory_routes` (the memory), `key_routes` (admin keys).
+
+Errors are JSON `{"detail": ...}`: 400 for bad requests, 401/403 for a missing or refused
+key, 404 for a user with no memory in the tenant, 409 for `wait_for` ids that will never be
+queryable for the user, 413 for bodies over the limit (refused
+before parsing), 422 with one problem per invalid item (and nothing applied), 429 over a
+key's rate, 503 when a store, the embedder or the extractor fails, 500 otherwise; never a
+stack trace.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from importlib import metadata
-from typing import Annotated, Any
 
-from fastapi import FastAPI, Query, Request
-from fastapi import Path as PathParam
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
-from pydantic import ValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from starlette.exceptions import HTTPException
+from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from frecall.api.models import (
-    EdgesRequest,
-    ErrorBody,
-    ForgetReceiptOut,
-    Health,
-    IngestResponse,
-    MemoryExport,
-    TurnIn,
-    TurnsRequest,
-    ValidationErrorBody,
-)
+from frecall.access.gate import Gate
+from frecall.access.tenants import TenantError
+from frecall.api import key_routes, memory_routes
+from frecall.api.deps import AUTH_ERRORS
+from frecall.api.models import Health
+from frecall.api.observe import Observe
 from frecall.deployment import Deployment
-from schemas.events import TurnEvent
-from schemas.policy import Policy
-from schemas.query import QueryRequest, QueryResult
-from schemas.results import IngestReport
+from frecall.observability.metrics import CONTENT_TYPE, Metrics
+from frecall.observability.tracing import Tracing
 from workers.errors import EmbeddingError, ExtractionError, FRError, NotQueryable, StorageError
-from workers.export import dumps_stable
-from workers.inputs import EdgeInput, listed
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_BODY_BYTES = 1 << 20
-
-UserPath = Annotated[str, PathParam(min_length=1, max_length=256, pattern=r"^[^\s]+$")]
-EdgePath = Annotated[str, PathParam(min_length=1, max_length=200)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,85 +57,84 @@ class ApiLimits:
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
 
 
-def create_api(deployment: Deployment, *, limits: ApiLimits | None = None) -> FastAPI:
-    """The FastAPI application over a deployment (the caller keeps ownership of it)."""
+def create_api(
+    deployment: Deployment,
+    *,
+    limits: ApiLimits | None = None,
+    gate: Gate | None = None,
+    metrics: Metrics | None = None,
+    tracing: Tracing | None = None,
+    metrics_open: bool = True,
+) -> FastAPI:
+    """The FastAPI application over a deployment (the caller keeps ownership of it).
+
+    `gate`: keys and rate limits (default: none — every caller is the local operator).
+    `metrics`: served at `/metrics` (default: a registry of this app's own);
+    `metrics_open`: `/metrics` needs no key (the server binds loopback), else an admin key.
+    """
     api = FastAPI(
         title="Fortunate Recall",
         version=_version(),
         summary="Long-term memory for LLM chat platforms that knows which facts are current.",
     )
+    api.state.gate = gate or Gate(deployment)
+    api.state.metrics = metrics = metrics or Metrics()
     api.add_middleware(_BodyLimit, max_bytes=(limits or ApiLimits()).max_body_bytes)
+    api.add_middleware(Observe, metrics=metrics, tracing=tracing or Tracing())
     api.add_exception_handler(RequestValidationError, _invalid)
+    api.add_exception_handler(TenantError, _tenant)
     api.add_exception_handler(FRError, _failed)
     api.add_exception_handler(Exception, _unexpected)
-    errors: dict[int | str, dict[str, Any]] = {
-        400: {"model": ErrorBody},
-        413: {"model": ErrorBody, "description": "body over the size limit"},
-        422: {"model": ValidationErrorBody},
-        503: {"model": ErrorBody, "description": "a store, the embedder or the LLM failed"},
-    }
-
-    @api.post("/v1/query", response_model=QueryResult, responses=errors, tags=["memory"])
-    def query(
-        request: QueryRequest,
-        wait_for: Annotated[list[str] | None, Query(max_length=1000)] = None,
-        wait_timeout: Annotated[float, Query(ge=0, le=60)] = 10.0,
-    ) -> QueryResult:
-        """Rank a user's facts for a query (same JSON as `frecall query --json`).
-
-        Read-your-writes: `wait_for` edge ids (as returned by the ingest endpoints) are
-        waited for up to `wait_timeout` s (the distributed deployment applies writes
-        asynchronously; the embedded one before it answers).
-        """
-        return deployment.query(request, wait_for=wait_for or [], timeout=wait_timeout)
-
-    @api.post("/v1/turns", response_model=IngestResponse, responses=errors, tags=["ingest"])
-    def ingest_turns(body: TurnsRequest) -> IngestResponse:
-        """Conversation turns through extraction into the memory (`frecall ingest`)."""
-        events = validate_turns(body.turns)
-        return _response(deployment.ingest_turns(listed(events), "http:/v1/turns"))
-
-    @api.post("/v1/edges", response_model=IngestResponse, responses=errors, tags=["ingest"])
-    def ingest_edges(body: EdgesRequest) -> IngestResponse:
-        """Pre-extracted facts (`frecall ingest-edges`); a given `edge_id` is kept."""
-        validate_edges(body.edges, deployment.policy)
-        items = listed(body.edges, exclude_unset=True)
-        return _response(deployment.ingest_edges(items, "http:/v1/edges"))
+    api.include_router(memory_routes.router)
+    api.include_router(key_routes.router)
 
     @api.get(
-        "/v1/users/{user_id}/memory",
-        response_model=MemoryExport,
-        responses=errors,
-        tags=["memory"],
+        "/healthz",
+        response_model=Health,
+        responses={503: memory_routes.ERRORS[503]},
+        tags=["service"],
     )
-    def export(user_id: UserPath) -> Response:
-        """Every fact of the user with its lifecycle, byte for byte `frecall export`."""
-        document = deployment.export(user_id).model_dump()
-        return Response(dumps_stable(document), media_type="application/json")
-
-    @api.delete(
-        "/v1/users/{user_id}", response_model=ForgetReceiptOut, responses=errors, tags=["erase"]
-    )
-    def forget_user(user_id: UserPath) -> ForgetReceiptOut:
-        """Erase a user from every store and from the log, with a receipt."""
-        return _receipt(deployment, user_id, None)
-
-    @api.delete(
-        "/v1/users/{user_id}/facts/{edge_id:path}",
-        response_model=ForgetReceiptOut,
-        responses=errors,
-        tags=["erase"],
-    )
-    def forget_fact(user_id: UserPath, edge_id: EdgePath) -> ForgetReceiptOut:
-        """Erase one fact (ids may contain `/`; `#` must be sent as `%23`)."""
-        return _receipt(deployment, user_id, edge_id)
-
-    @api.get("/healthz", response_model=Health, responses={503: errors[503]}, tags=["service"])
     def healthz() -> Health:
-        """Up, with the number of facts held (503 when the vector index fails)."""
+        """Up, with the number of facts held (503 when the vector index fails). No key."""
         return Health(status="ok", facts=deployment.count())
 
+    @api.get(
+        "/metrics",
+        response_class=PlainTextResponse,
+        responses={
+            200: {"content": {"text/plain": {"schema": {"type": "string"}}}},
+            **{s: r for s, r in AUTH_ERRORS.items() if s != 429},
+        },
+        tags=["service"],
+    )
+    def prometheus(request: Request) -> Response:
+        """Prometheus metrics (text format). Open when the server binds loopback; otherwise
+        it needs an admin key once keys exist."""
+        if not metrics_open:
+            Gate.require_admin(api.state.gate.authenticate(request))
+        return Response(metrics.render(), media_type=CONTENT_TYPE)
+
+    api.add_exception_handler(405, _method_not_allowed(api))
     return api
+
+
+def _method_not_allowed(api: FastAPI) -> Callable[[Request, Exception], Awaitable[JSONResponse]]:
+    """405 with an `Allow` header naming every method of the path (Starlette names only
+    those of the route that matched first, and GET and POST /v1/keys are two routes)."""
+    routes = [
+        (route.path_regex, route.methods or set())
+        for router in (api.router, memory_routes.router, key_routes.router)
+        for route in router.routes
+        if isinstance(route, Route)
+    ]
+
+    async def handle(request: Request, exc: Exception) -> JSONResponse:
+        path = request.url.path
+        allowed = sorted({m for regex, methods in routes if regex.match(path) for m in methods})
+        headers = {"Allow": ", ".join(allowed)} if allowed else None
+        return JSONResponse({"detail": "Method Not Allowed"}, 405, headers)
+
+    return handle
 
 
 class _BodyLimit:
@@ -188,58 +179,6 @@ def _content_length(scope: Scope) -> int | None:
     return None
 
 
-def validate_edges(items: Sequence[EdgeInput], policy: Policy) -> None:
-    """Every item first, nothing written: 422 with one problem per invalid item."""
-    now = datetime.now(UTC)
-    problems = []
-    for index, item in enumerate(items):
-        try:
-            item.to_event(policy, now, None)
-        except ValueError as exc:  # pydantic's ValidationError included
-            problems.append(_problem(("body", "edges", index), exc))
-    if problems:
-        raise RequestValidationError(problems)
-
-
-def validate_turns(turns: Sequence[TurnIn]) -> list[TurnEvent]:
-    """The turns as events, or 422 with one problem per invalid turn (nothing written)."""
-    events: list[TurnEvent] = []
-    problems = []
-    for index, turn in enumerate(turns):
-        try:
-            events.append(turn.to_event())
-        except ValidationError as exc:
-            problems.append(_problem(("body", "turns", index), exc))
-    if problems:
-        raise RequestValidationError(problems)
-    return events
-
-
-def _problem(loc: tuple[str | int, ...], exc: ValueError) -> dict[str, Any]:
-    if isinstance(exc, ValidationError):
-        msg = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'item'}: {e['msg']}"
-            for e in exc.errors(include_url=False)[:3]
-        )
-    else:
-        msg = str(exc)
-    return {"loc": loc, "msg": msg, "type": "value_error"}
-
-
-def _response(report: IngestReport) -> IngestResponse:
-    for failure in report.failures:
-        log.warning("ingest item %d: %s", failure.index, failure.reason)
-    document = report.model_dump()
-    document["transitions"] = dict(sorted(report.transitions.items()))
-    return IngestResponse.model_validate(document)
-
-
-def _receipt(deployment: Deployment, user_id: str, edge_id: str | None) -> ForgetReceiptOut:
-    receipt = deployment.forget(user_id, edge_id)
-    log.info("forgot user %s edge %s: %s", user_id, edge_id, receipt.removed)
-    return ForgetReceiptOut.model_validate(receipt.model_dump())
-
-
 async def _invalid(request: Request, exc: Exception) -> JSONResponse:
     """422 with one problem per invalid field of each item; without echoing the input."""
     assert isinstance(exc, RequestValidationError)
@@ -250,10 +189,18 @@ async def _invalid(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": problems}, status_code=422)
 
 
+async def _tenant(request: Request, exc: Exception) -> JSONResponse:
+    """A tenant or user id that cannot be scoped, found past validation: a 422 problem."""
+    problem = {"loc": ["request"], "msg": str(exc), "type": "value_error"}
+    return JSONResponse({"detail": [problem]}, status_code=422)
+
+
 async def _failed(request: Request, exc: Exception) -> JSONResponse:
     if isinstance(exc, NotQueryable):
+        # Settled: the ids will never be queryable for this user — the request's fault, and
+        # a retry (the SDK retries 503) cannot help. Not yet queryable: retry later.
         log.warning("%s %s: %s", request.method, request.url.path, exc)
-        return JSONResponse({"detail": str(exc)}, status_code=503)
+        return JSONResponse({"detail": str(exc)}, status_code=409 if exc.settled else 503)
     if isinstance(exc, StorageError):
         # The detail names server paths: it goes to the log, not to the client.
         log.error("%s %s: %s", request.method, request.url.path, exc)

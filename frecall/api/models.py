@@ -1,23 +1,30 @@
 """Request and response models of the HTTP API (CONVENTIONS 7: apart from events and records).
 
-Queries reuse `schemas.query` (already the API's query models), results reuse the
-`Deployment` port's (`schemas.results`), and edges reuse `workers.inputs.EdgeInput` (the
-`ingest-edges` line format); turns get their own input model, so that the public API does
-not change when the `TurnEvent` payload gets a new version.
+Requests are in `frecall.api.inputs` (re-exported here); results reuse the `Deployment`
+port's (`schemas.results`, `schemas.query`).
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from schemas.events import TurnEvent, UserId, UtcDatetime
+from frecall.access.keys import KeyInfo
+from frecall.api.inputs import (
+    MAX_ITEMS,
+    EdgeIn,
+    EdgesRequest,
+    KeyCreate,
+    QueryRequest,
+    TurnIn,
+    TurnsRequest,
+)
 from schemas.results import FactView, ForgetReceipt, IngestReport, ItemFailure, MemoryExport
-from workers.inputs import EdgeInput
 
 __all__ = [
     "MAX_ITEMS",
+    "EdgeIn",
     "EdgesRequest",
     "ErrorBody",
     "FactView",
@@ -25,44 +32,17 @@ __all__ = [
     "Health",
     "IngestResponse",
     "ItemFailure",
+    "KeyCreate",
+    "KeyInfo",
     "MemoryExport",
+    "NewKeyOut",
+    "QueryRequest",
     "TurnIn",
     "TurnsRequest",
     "ValidationErrorBody",
     "ValidationProblem",
+    "Whoami",
 ]
-
-#: Items per ingest request; larger batches go in several requests.
-MAX_ITEMS = 1_000
-
-
-class TurnIn(BaseModel):
-    """One conversation turn (the `frecall ingest` line format, without `schema_version`)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    user_id: UserId
-    session_id: str = Field(min_length=1, max_length=256)
-    turn_id: str = Field(min_length=1, max_length=256)
-    role: Literal["user", "assistant"]
-    text: str  # any length (DESIGN §6): a pasted document is kept
-    timestamp: UtcDatetime
-
-    def to_event(self) -> TurnEvent:
-        """The event; raises pydantic's `ValidationError` if the event schema is stricter."""
-        return TurnEvent.model_validate(self.model_dump())
-
-
-class TurnsRequest(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    turns: list[TurnIn] = Field(min_length=1, max_length=MAX_ITEMS)
-
-
-class EdgesRequest(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    edges: list[EdgeInput] = Field(min_length=1, max_length=MAX_ITEMS)
 
 
 class IngestResponse(IngestReport):
@@ -91,3 +71,17 @@ class ValidationProblem(BaseModel):
 
 class ValidationErrorBody(BaseModel):
     detail: list[ValidationProblem]
+
+
+class NewKeyOut(KeyInfo):
+    """The key, shown this once: only its hash is stored."""
+
+    key: str
+
+
+class Whoami(BaseModel):
+    """Who the presented key is (the inspector's login checks a key with it)."""
+
+    key_id: str | None = Field(description="null: no key is defined (the local operator)")
+    tenant: str = Field(description="the tenant this request acts in")
+    admin: bool

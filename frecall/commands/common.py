@@ -9,6 +9,8 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from frecall.access.scoped import TenantView
+from frecall.access.tenants import check_tenant
 from frecall.deployment import Deployment
 from frecall.settings import settings_from
 from frecall.wiring import open_deployment
@@ -34,3 +36,10 @@ def emit(document: Any) -> None:
 def deployment_of(args: argparse.Namespace, **options: Any) -> Deployment:
     """The deployment the command's settings describe (`open_deployment` options)."""
     return open_deployment(settings_from(args), **options)
+
+
+def tenant_deployment(args: argparse.Namespace, **options: Any) -> TenantView:
+    """The command's deployment as its `--tenant` sees it (the CLI acts as the operator:
+    any tenant). Closing it closes the deployment."""
+    tenant = check_tenant(args.tenant)  # before anything is opened
+    return TenantView(deployment_of(args, **options), tenant, owns=True)

@@ -6,7 +6,7 @@ import argparse
 import sys
 from contextlib import closing
 
-from frecall.commands.common import deployment_of
+from frecall.commands.common import tenant_deployment
 from schemas.events import TurnEvent
 from schemas.results import IngestReport
 from workers.errors import ConfigError
@@ -15,14 +15,14 @@ from workers.inputs import EdgeInput, read_jsonl
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     _exists(args)
-    with closing(deployment_of(args, extractor=args.extractor)) as deployment:
+    with closing(tenant_deployment(args, extractor=args.extractor)) as deployment:
         report = deployment.ingest_turns(read_jsonl(args.file, TurnEvent), str(args.file))
     return _report(report, "edges", f"{report.turns} turns to fr.turns")
 
 
 def cmd_ingest_edges(args: argparse.Namespace) -> int:
     _exists(args)
-    with closing(deployment_of(args)) as deployment:
+    with closing(tenant_deployment(args)) as deployment:
         report = deployment.ingest_edges(read_jsonl(args.file, EdgeInput), str(args.file))
     return _report(report, "facts", f"{report.accepted} facts to fr.edges")
 

@@ -6,20 +6,20 @@ import argparse
 from contextlib import closing
 from typing import Any
 
-from frecall.commands.common import deployment_of, emit, parse_time
+from frecall.commands.common import emit, parse_time, tenant_deployment
 from schemas.results import Inspection
 from workers.export import dumps_stable
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    with closing(deployment_of(args)) as deployment:
+    with closing(tenant_deployment(args)) as deployment:
         print(dumps_stable(deployment.export(args.user).model_dump()))
     return 0
 
 
 def cmd_forget(args: argparse.Namespace) -> int:
     """Erase; the distributed deployment queues the command (the workers apply it)."""
-    with closing(deployment_of(args)) as deployment:
+    with closing(tenant_deployment(args)) as deployment:
         receipt = deployment.forget(args.user, args.edge, wait=False)
     document: dict[str, Any] = {"user_id": receipt.user_id, "edge_id": receipt.edge_id}
     if receipt.pending:
@@ -42,7 +42,7 @@ def cmd_forget(args: argparse.Namespace) -> int:
 def cmd_inspect(args: argparse.Namespace) -> int:
     """The memory by category and state, and why each fact persists or fades (B.4)."""
     as_of = parse_time(args.as_of, "--as-of")
-    with closing(deployment_of(args)) as deployment:
+    with closing(tenant_deployment(args)) as deployment:
         view = deployment.inspect(args.user, as_of)
     if args.json:
         emit(_inspection_json(view))

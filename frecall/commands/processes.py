@@ -14,8 +14,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from frecall.api.server import serve
 
     settings = settings_from(args)
-    print(f"frecall: serving on http://{args.host}:{args.port} (docs: /docs)", file=sys.stderr)
-    serve(settings, args.host, args.port, limits=ApiLimits(settings.http_max_body_bytes))
+
+    def ready() -> None:
+        where = f"http://{args.host}:{args.port}"
+        print(f"frecall: serving on {where} (docs: /docs)", file=sys.stderr, flush=True)
+
+    limits = ApiLimits(settings.http_max_body_bytes)
+    serve(settings, args.host, args.port, limits=limits, ready=ready)
     return 0
 
 
@@ -25,4 +30,12 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
     roles = {r.strip() for r in args.roles.split(",") if r.strip()}
     run(settings_from(args), roles, args.loglevel)
+    return 0
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    """The MCP server, on stdio or Streamable HTTP (the `mcp` package loads only here)."""
+    from frecall.mcp.run import run
+
+    run(settings_from(args), tenant=args.tenant, user=args.user, http=args.http, host=args.host)
     return 0

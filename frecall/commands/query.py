@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterator
 from contextlib import closing
 
-from frecall.commands.common import deployment_of, emit, parse_time
+from frecall.commands.common import emit, parse_time, tenant_deployment
 from schemas.categories import Intent
 from schemas.query import QueryRequest, QueryResult
 from schemas.results import ItemFailure
@@ -27,7 +27,7 @@ def cmd_query(args: argparse.Namespace) -> int:
         intent=None if args.intent == "auto" else Intent(args.intent),
         k=args.k,
     )
-    with closing(deployment_of(args)) as deployment:
+    with closing(tenant_deployment(args)) as deployment:
         result = deployment.query(request)
     if args.json:
         print(result.model_dump_json())
@@ -40,7 +40,7 @@ def _query_batch(args: argparse.Namespace) -> int:
     if not args.batch.is_file():
         raise ConfigError(f"{args.batch}: no such file")
     rejected = 0
-    with closing(deployment_of(args)) as deployment:
+    with closing(tenant_deployment(args)) as deployment:
         items = _default_k(read_jsonl(args.batch, QueryRequest), args.k)
         for answer in deployment.query_batch(items, str(args.batch)):
             if isinstance(answer, ItemFailure):

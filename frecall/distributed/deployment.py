@@ -46,8 +46,10 @@ from schemas.results import (
     ReplayReport,
     UserSummary,
 )
+from schemas.streams import COMMANDS, DLQ, EDGES, TRANSITIONS, TURNS
 from scorer.score import DEFAULT_OPTIONS, ScoringOptions
 from streams.kafka_io import KafkaProducer
+from streams.lag import LagReader
 from streams.topics import ensure_topics
 from workers.errors import ConfigError, StorageError
 from workers.export import export_user
@@ -56,6 +58,9 @@ from workers.lifecycle.compaction import CompactionReport
 from workers.ports import Embedder, VectorIndex
 from workers.query.inspect import inspect_facts, summarize
 from workers.query.service import QueryService
+
+#: The topics the `frecall worker` processes consume (one consumer group, FR_KAFKA_GROUP).
+WORKER_TOPICS = (TURNS, EDGES, COMMANDS)
 
 #: How long a forget waits for the workers' receipt before it fails.
 FORGET_TIMEOUT_S = 30.0
@@ -88,6 +93,7 @@ class DistributedDeployment:
         self._reader: VectorIndex | None = None
         self._queries: dict[Ranking, QueryService] = {}
         self._policy: Policy | None = None
+        self._lag: LagReader | None = None
         if serving:
             bootstrap, _ = require_services(settings)
             self._writes()  # the topics exist before the indexer subscribes
@@ -264,6 +270,21 @@ class DistributedDeployment:
                 self._producer = KafkaProducer(bootstrap)
             producer = self._producer
         return compact_distributed(self.settings, self._opened(), producer, as_of)
+
+    def consumer_lag(self) -> tuple[dict[tuple[str, str], int], int | None]:
+        """For the serving process's metrics: messages the workers (`fr.turns`, `fr.edges`,
+        `fr.commands`) and this process's indexer (`fr.transitions`) have not consumed, and
+        how many messages `fr.dlq` holds."""
+        with self._lock:
+            if self._lag is None:
+                bootstrap, _ = require_services(self.settings)
+                topics = topics_of(self.settings)
+                groups = {self.settings.kafka_group: [topics.name(t) for t in WORKER_TOPICS]}
+                if self._node is not None:
+                    groups[self._node.loop_group] = [topics.name(TRANSITIONS)]
+                self._lag = LagReader(bootstrap, groups, topics.name(DLQ))
+            reader = self._lag
+        return reader.read()
 
     def close(self) -> None:
         with self._lock:

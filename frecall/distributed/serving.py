@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pydantic import ValidationError
+
 from frecall.distributed.stores import (
     Stores,
     generation,
@@ -10,10 +12,12 @@ from frecall.distributed.stores import (
     register,
     topics_of,
 )
+from frecall.observability.timings import INDEXED
 from frecall.settings import Settings
-from schemas.streams import TRANSITIONS
+from schemas.streams import TRANSITIONS, FactsChanged
 from streams.kafka_io import ConsumerLoop
 from workers.distributed.indexer import Indexer
+from workers.distributed.messages import Received
 from workers.ports import VectorIndex
 
 
@@ -31,14 +35,25 @@ class ServingNode:
             self.heartbeat.stop()
             raise
         self.indexer = Indexer(stores.facts, self.vectors)
+        self.loop_group = indexer_group(settings, gen)
         self.loop = ConsumerLoop(
             bootstrap,
-            indexer_group(settings, gen),
+            self.loop_group,
             [topics_of(settings).name(TRANSITIONS)],
-            self.indexer.handle,
+            self._handle,
             name="indexer",
         )
         self.loop.start()
+
+    def _handle(self, message: Received) -> None:
+        self.indexer.handle(message)
+        if INDEXED.active:  # the serving process's metrics: transitions, produce → queryable
+            try:
+                changed = FactsChanged.model_validate_json(message.value)
+            except ValidationError:
+                return  # the indexer logged and skipped it
+            moves = [(t.from_state, t.to_state) for t in changed.transitions]
+            INDEXED.emit(changed.edge_ids, moves)
 
     def close(self) -> None:
         self.loop.stop()

@@ -1,6 +1,7 @@
 """The Redis adapters on a Redis Cluster (3 masters + 3 replicas, deploy/local/with-cluster.sh):
-the same `SlotIndex` and delivery-port contracts as on fakeredis (tests/unit) and on one
-server (tests/integration), through the client `connect` makes of a `redis+cluster://` URL;
+the same `SlotIndex`, delivery-port and API key store contracts as on fakeredis (tests/unit)
+and on one server (tests/integration), through the client `connect` makes of a
+`redis+cluster://` URL;
 then what only a cluster can show: users spread over every master, all of them found.
 """
 
@@ -11,8 +12,10 @@ from collections.abc import Iterator
 import pytest
 from redis.cluster import RedisCluster
 
+from frecall.access.redis_keys import RedisKeyStore
 from tests.conftest import scratch_prefix
 from tests.delivery_ports_contract import DeliveryPorts, DeliveryPortsContract, fact, turn
+from tests.key_store_contract import KeyStoreContract
 from tests.slot_index_contract import RedisSlotIndexContract, edge
 from workers.ports import SlotIndex
 from workers.stores.redis_client import RedisClient, connect
@@ -45,6 +48,16 @@ class TestSlotIndexOnACluster(RedisSlotIndexContract):
         index = RedisSlotIndex(connect(redis_cluster_url), prefix=prefix)
         yield index
         index.close()
+
+
+class TestKeyStoreOnACluster(KeyStoreContract):
+    """API keys (frecall/access/redis_keys.py): one hash, its revoke script on one slot."""
+
+    @pytest.fixture
+    def store(self, redis_cluster_url: str, prefix: str) -> Iterator[RedisKeyStore]:
+        store = RedisKeyStore(connect(redis_cluster_url), prefix)
+        yield store
+        store.close()
 
 
 class TestDeliveryPortsOnACluster(DeliveryPortsContract):

@@ -200,7 +200,11 @@ def test_export_is_byte_for_byte_the_cli_export(
     capsys.readouterr()
     assert main(["export", "--data-dir", cli_dir, "--user", "maya", "--json"]) == 0
     assert capsys.readouterr().out == served.text + "\n"
-    assert client.get("/v1/users/nobody/memory").json() == {"user_id": "nobody", "facts": []}
+    # A user with no memory is absent (issue 14: as another tenant's user is): 404.
+    missing = client.get("/v1/users/nobody/memory")
+    assert missing.status_code == 404 and missing.json() == {
+        "detail": "no memory for user 'nobody'"
+    }
 
 
 def test_forget_a_fact_and_a_user_with_receipts(client: TestClient, deployment: App) -> None:
@@ -228,7 +232,7 @@ def test_forget_a_fact_and_a_user_with_receipts(client: TestClient, deployment: 
     assert receipt["removed"]["vector_index"] == len(_story()) - 1
     assert receipt["removed"]["log"] == len(_story()) - 1
     assert _ask(client, "maya", "Where does Maya live?")["results"] == []
-    assert client.get("/v1/users/maya/memory").json()["facts"] == []
+    assert client.get("/v1/users/maya/memory").status_code == 404  # no memory left
     assert client.get("/healthz").json()["facts"] == 1  # ana's raw turn only
     # Erased from the log too; only the forget commands stay, as tombstones for replay.
     kept = [r for r in deployment.log.read() if r.user_id == "maya"]

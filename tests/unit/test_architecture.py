@@ -194,11 +194,13 @@ def test_no_import_cycles() -> None:
 FRECALL_LAYERS = [
     ["frecall.cli"],
     ["frecall.commands"],
-    ["frecall.api", "frecall.demo", "frecall.plugins"],
+    ["frecall.api", "frecall.demo", "frecall.plugins", "frecall.mcp", "frecall.sdk"],
     ["frecall.wiring"],
     ["frecall.embedded", "frecall.distributed"],
     ["frecall.bootstrap"],
-    ["frecall.deployment", "frecall.settings"],
+    # Used by the entry points around the port: who may see what, and how it is observed.
+    ["frecall.access", "frecall.observability"],
+    ["frecall.deployment", "frecall.settings", "frecall.process"],
 ]
 
 

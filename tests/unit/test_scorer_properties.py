@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -174,4 +176,11 @@ def test_scalar_and_vectorized_paths_agree(
             assert abs(a[name] - b[name]) <= 1e-9, (name, a[name], b[name])
         assert vec.state_name(i) == sca.state_name(i)
     if lifecycle:
-        assert [int(i) for i in top_k(vec, 10)] == top_k_scalar(sca, 10)
+        got, want = [int(i) for i in top_k(vec, 10)], top_k_scalar(sca, 10)
+        # numpy's SIMD loops may round one lane's arithmetic differently from another's:
+        # two identical candidates can score one ulp apart on the vectorized path (found:
+        # 0x1.c46bfc46bfc47p-4 and …48p-4) and swap. Only such near-ties (same σ) may.
+        assert len(got) == len(want)
+        for g, w in zip(got, want, strict=True):
+            near_tie = math.isclose(sca.score[g], sca.score[w], rel_tol=1e-12, abs_tol=1e-15)
+            assert g == w or (near_tie and sca.rows[g][0] == sca.rows[w][0]), (got, want)
