@@ -66,9 +66,10 @@ bench: install
 	$(BIN)/frecall bench lifecycle run $(BENCH_DIR)/lifecycle --track text --report $(BENCH_DIR)/report-text
 	$(BIN)/frecall bench lifecycle noise $(BENCH_DIR)/lifecycle --levels 0.1,0.2,0.5
 	$(BIN)/frecall bench growth --report $(BENCH_DIR)/growth
+	$(BIN)/frecall bench throughput --workers 1,2 $$(test ! -f $(LOCOMO) || echo --data $(LOCOMO))
 	# The pipeline benchmark runs against a real broker and Redis, started (and stopped) here.
 	bash deploy/local/with-services.sh bash -c 'FR_KAFKA_BOOTSTRAP=$$FR_TEST_KAFKA_BOOTSTRAP \
-		FR_REDIS_URL=$$FR_TEST_REDIS_URL $(BIN)/frecall bench pipeline'
+		FR_REDIS_URL=$$FR_TEST_REDIS_URL $(BIN)/frecall bench pipeline --one-by-one'
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -48,6 +48,25 @@ def register(
     b.add_argument("--turns", type=int, default=600, help="turns end to end")
     b.add_argument("--users", type=int, default=20)
     b.add_argument("--workers", default="1,2", help="worker process counts to compare")
+    b.add_argument(
+        "--one-by-one",
+        action="store_true",
+        help="also run each count with one edge at a time (FR_LIFECYCLE_BULK=false): baseline",
+    )
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
+    b = bench.add_parser(
+        "throughput", parents=[common], help="ingest/replay rates, bulk vs one by one, per stage"
+    )
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--facts", type=int, default=5000, help="facts with vectors; replayed")
+    b.add_argument("--embed-facts", type=int, default=1000, help="facts embedded here")
+    b.add_argument("--turns", type=int, default=600, help="turns through the rule extractor")
+    b.add_argument("--users", type=int, default=20)
+    b.add_argument("--rounds", type=int, default=3, help="runs per mode (medians)")
+    b.add_argument("--data", type=Path, help="a LoCoMo JSON file: its turns (read only)")
+    b.add_argument(
+        "--workers", default="", help="e.g. 1,2: embedding in threads vs processes (texts/s)"
+    )
     b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     b = bench.add_parser("query", parents=[common], help="end-to-end query latency")
     b.add_argument("--json", action="store_true")
@@ -230,6 +249,10 @@ def run(args: argparse.Namespace) -> int:
         from bench import inspector
 
         return inspector.run(args)
+    if args.bench == "throughput":
+        from bench import throughput
+
+        return throughput.run(args)
     if args.bench == "pipeline":
         from bench import pipeline
 

@@ -33,7 +33,6 @@ import time
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +40,7 @@ import numpy as np
 import redis
 from confluent_kafka.admin import AdminClient
 
-from bench.corpus import generate_facts
+from bench.pipeline_input import chat_turns, corpus, embedded, warmup
 from bench.worker_pool import (
     JOIN_TIMEOUT_S,
     Worker,
@@ -52,11 +51,9 @@ from bench.worker_pool import (
     wait_joined,
 )
 from frecall.bootstrap import make_embedder
-from frecall.distributed.produce import embedded_edges
+from frecall.distributed.from_kafka import replay_from_kafka
 from frecall.settings import Settings, settings_from
-from frecall.wiring import open_deployment
-from schemas.events import EdgeEvent, TurnEvent
-from schemas.policy import load_policy
+from schemas.events import EdgeEvent
 from schemas.streams import EDGES, TRANSITIONS, TURNS
 from streams.kafka_io import ConsumerLoop, KafkaProducer
 from streams.topics import Topics, client_config, ensure_topics
@@ -64,7 +61,6 @@ from workers.distributed.indexer import Indexer
 from workers.distributed.messages import Received
 from workers.errors import BenchError, ConfigError
 from workers.extraction.stage import raw_edge_id
-from workers.inputs import EdgeInput
 from workers.ports import Embedder
 from workers.stores.memory_vectors import InMemoryVectorIndex
 from workers.stores.redis_client import RedisClient, connect
@@ -73,66 +69,6 @@ from workers.stores.redis_facts import RedisFactStore
 LATENCY_EDGES = 200
 LATENCY_INTERVAL_S = 0.02
 POLL_S = 0.05
-
-_CITIES = ("Lisbon", "Oslo", "Tokyo", "Berlin", "Nairobi", "Lima", "Seoul", "Denver")
-_EMPLOYERS = ("Google", "Netflix", "Siemens", "Spotify", "Airbus", "Shopify")
-_FOODS = ("sushi", "pizza", "ramen", "tacos", "curry", "falafel")
-_TURNS = (
-    "I live in {city}",
-    "I work at {employer}",
-    "I love {food}",
-    "I moved to {city} last month",
-    "I got a job at {employer}!",
-    "I prefer tea over coffee",
-    "I made a new friend, Sam",
-    "We talked about the weather and the game last night",
-)
-
-
-# --- synthetic input ------------------------------------------------------------------------
-
-
-def _embedded(embedder: Embedder, settings: Settings, items: list[EdgeInput]) -> list[EdgeEvent]:
-    return list(embedded_edges(embedder, load_policy(settings.policy_file), items))
-
-
-def _corpus(n: int, users: list[str], seed: int, id_prefix: str) -> list[EdgeInput]:
-    shares = dict.fromkeys(users, 1.0)
-    return [
-        EdgeInput.model_validate({**fact, "edge_id": f"{id_prefix}{fact['edge_id']}"})
-        for fact in generate_facts(n, seed, shares)
-    ]
-
-
-def _warmup(users: list[str], tag: str) -> list[EdgeInput]:
-    return [
-        EdgeInput(user_id=u, text=f"{u} started benchmark {tag}", category="OTHER", edge_id=tag)
-        for u in users
-    ]
-
-
-def _turns(n: int, users: list[str]) -> list[TurnEvent]:
-    start = datetime.now(UTC) - timedelta(hours=1)
-    out = []
-    for i in range(n):
-        user = users[i % len(users)]
-        text = _TURNS[(i // len(users)) % len(_TURNS)].format(
-            city=_CITIES[i % len(_CITIES)],
-            employer=_EMPLOYERS[i % len(_EMPLOYERS)],
-            food=_FOODS[i % len(_FOODS)],
-        )
-        out.append(
-            TurnEvent(
-                user_id=user,
-                session_id=f"bench-{user}",
-                turn_id=f"t{i:06d}",
-                role="user",
-                text=text,
-                timestamp=start + timedelta(seconds=i),
-            )
-        )
-    return out
-
 
 # --- measurement ----------------------------------------------------------------------------
 
@@ -279,7 +215,9 @@ class _Sizes:
     users: int
 
 
-def _one(base: Settings, embedder: Embedder, count: int, sizes: _Sizes) -> dict[str, Any]:
+def _one(
+    base: Settings, embedder: Embedder, count: int, sizes: _Sizes, bulk: bool
+) -> dict[str, Any]:
     name = f"bench-{uuid.uuid4().hex[:8]}"
     data_dir = Path(tempfile.mkdtemp(prefix=f"frecall-{name}-"))
     settings = base.model_copy(
@@ -288,16 +226,18 @@ def _one(base: Settings, embedder: Embedder, count: int, sizes: _Sizes) -> dict[
             "redis_prefix": name,
             "kafka_group": name,
             "data_dir": data_dir,
+            "lifecycle_bulk": bulk,
         }
     )
     bootstrap, url = settings.kafka_bootstrap or "", settings.redis_url or ""
     topics = Topics(settings.kafka_topic_prefix)
     users = [f"bench-u{i:03d}" for i in range(sizes.users)]
-    say(f"bench pipeline: {count} worker(s), namespace {name}; embedding the input")
-    edges = _embedded(embedder, settings, _corpus(sizes.edges, users, 1, "b-"))
-    probes = _embedded(embedder, settings, _corpus(LATENCY_EDGES, users, 2, "l-"))
-    warm = _embedded(embedder, settings, _warmup(users, "warm-up") + _warmup(users, "warm-up-2"))
-    turns = _turns(sizes.turns, users)
+    mode = "bulk" if bulk else "one-by-one"
+    say(f"bench pipeline: {count} worker(s), {mode}, namespace {name}; embedding the input")
+    edges = embedded(embedder, settings, corpus(sizes.edges, users, 1, "b-"))
+    probes = embedded(embedder, settings, corpus(LATENCY_EDGES, users, 2, "l-"))
+    warm = embedded(embedder, settings, warmup(users, "warm-up") + warmup(users, "warm-up-2"))
+    turns = chat_turns(sizes.turns, users)
     client = connect(url)
     facts = RedisFactStore(client, name)
     producer = KafkaProducer(bootstrap)
@@ -338,8 +278,7 @@ def _one(base: Settings, embedder: Embedder, count: int, sizes: _Sizes) -> dict[
         stop_workers(workers)
         say("  replay --from-kafka")
         start = time.perf_counter()
-        with contextlib.closing(open_deployment(settings)) as deployment:
-            replayed = deployment.replay("kafka")
+        replayed = replay_from_kafka(settings, bulk=bulk)
         seconds = time.perf_counter() - start
         result["replay_edges_per_s"] = round(replayed.edges / seconds, 1)
         result["replayed_edges"] = replayed.edges
@@ -390,13 +329,15 @@ def _table(document: dict[str, Any]) -> str:
         f"frecall bench pipeline: {document['edges']} edges, {document['turns']} turns, "
         f"{document['users']} users, embedder {document['embedder']}, "
         f"{document['partitions']} partitions",
-        f"{'workers':>7}  {'lifecycle edges/s':>17}  {'turns/s':>8}  "
+        f"{'workers':>7}  {'mode':>10}  {'lifecycle edges/s':>17}  {'turns/s':>8}  "
         f"{'p50 ms':>7}  {'p95 ms':>7}  {'replay edges/s':>14}",
     ]
-    for count, row in document["workers"].items():
+    for key, row in document["workers"].items():
+        count, _, mode = key.partition(" ")
         lat = row["latency_ms"]
         lines.append(
-            f"{count:>7}  {row['lifecycle_edges_per_s']:>17,.1f}  {row['turns_per_s']:>8,.1f}  "
+            f"{count:>7}  {mode or 'bulk':>10}  {row['lifecycle_edges_per_s']:>17,.1f}  "
+            f"{row['turns_per_s']:>8,.1f}  "
             f"{lat['p50']:>7.1f}  {lat['p95']:>7.1f}  {row['replay_edges_per_s']:>14,.1f}"
         )
     return "\n".join(lines)
@@ -416,8 +357,14 @@ def run(args: argparse.Namespace) -> int:
     settings = settings.model_copy(update={"embedder": args.embedder, "qdrant_url": None})
     sizes = _Sizes(args.edges, args.turns, args.users)
     embedder = make_embedder(settings)
+    modes = [False, True] if args.one_by_one else [True]  # the baseline first, same run
     document: dict[str, Any] = {
-        "workers": {str(n): _one(settings, embedder, n, sizes) for n in counts},
+        "workers": {
+            # "N" as before; the baseline beside it as "N one-by-one".
+            f"{n}{'' if bulk else ' one-by-one'}": _one(settings, embedder, n, sizes, bulk)
+            for n in counts
+            for bulk in modes
+        },
         "edges": sizes.edges,
         "turns": sizes.turns,
         "users": sizes.users,

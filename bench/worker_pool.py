@@ -54,6 +54,7 @@ def start_worker(settings: Settings, index: int) -> Worker:
         FR_EMBEDDER=settings.embedder,
         FR_DATA_DIR=str(settings.data_dir),
         FR_ONNX_THREADS=str(settings.onnx_threads),
+        FR_LIFECYCLE_BULK=str(settings.lifecycle_bulk).lower(),
     )
     if settings.policy_file is not None:
         env["FR_POLICY_FILE"] = str(settings.policy_file)

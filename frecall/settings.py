@@ -57,6 +57,10 @@ class Settings(BaseSettings):
     #: vector index's HNSW graph with `hnsw_ef` (workers/stores/search_plan.py).
     exact_search_max_facts: int = Field(default=EXACT_MAX_FACTS, ge=0)
     hnsw_ef: int = Field(default=HNSW_EF, ge=8, le=4096)
+    #: The lifecycle worker applies each batch of fr.edges in bulk (each slot resolved once,
+    #: one commit per user: workers/lifecycle/bulk.py); false: one edge at a time (the
+    #: reference path `frecall bench pipeline --compare-one-by-one` measures against).
+    lifecycle_bulk: bool = True
     http_max_body_bytes: int = Field(default=1 << 20, gt=0)
     #: The HMAC key API keys are hashed with (frecall/access/keys.py). Changing it
     #: invalidates every key; unset, a fixed label is used.

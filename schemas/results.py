@@ -37,7 +37,9 @@ class IngestReport(BaseModel):
     rejected: int = Field(0, description="invalid items (always 0 over HTTP: those get a 422)")
     failed: int = Field(0, description="edges or turns that failed; see `failures`")
     transitions: dict[str, int] = Field(
-        default_factory=dict, description='lifecycle changes, e.g. {"new->active": 3}'
+        default_factory=dict,
+        description="lifecycle changes, net per batch (up to 1,024 edges): a fact new and "
+        'superseded within one batch counts once, as "new->superseded"; e.g. {"new->active": 3}',
     )
     edge_ids: list[str] = Field(
         default_factory=list,

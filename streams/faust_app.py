@@ -42,6 +42,9 @@ EXIT_UNPROCESSED = 70
 BATCH = 64
 #: … or fewer, when no more arrive within this many seconds.
 BATCH_WAIT_S = 0.01
+#: Edges handled together by the lifecycle agent: applied in bulk, each user's slots
+#: resolved once per batch (LifecycleHandler.handle_edges); no embedding to bound it.
+EDGE_BATCH = 256
 
 
 def create_app(
@@ -171,12 +174,25 @@ def create_app(
                 await process([_received(e) for e in events], extract_batch, extraction_thread)
 
     if lifecycle is not None:
-        edges_batch = one_by_one(lifecycle.handle_edge)
+        edges_one_by_one = one_by_one(lifecycle.handle_edge)
+        edges_handler = lifecycle
+
+        def edges_batch(messages: list[Received]) -> list[Handled]:
+            # The batch at once (LifecycleHandler.handle_edges); a message that breaks it
+            # is found, and dead-lettered, one message at a time.
+            try:
+                return edges_handler.handle_edges(messages)
+            except StorageError:
+                raise
+            except Exception:
+                log.exception("%s…: batch failed; one message at a time", messages[0].position)
+                return edges_one_by_one(messages)
+
         commands_batch = one_by_one(lifecycle.handle_command)
 
         @app.agent(by_name[EDGES], name="frecall-lifecycle")
         async def apply_edges(stream: faust.StreamT[bytes]) -> None:
-            async for events in _batches(stream):
+            async for events in _batches(stream, EDGE_BATCH):
                 await process([_received(e) for e in events], edges_batch, lifecycle_thread)
 
         @app.agent(by_name[COMMANDS], name="frecall-commands")
@@ -206,10 +222,12 @@ def run_worker(app: faust.App, loglevel: str) -> None:
     worker.execute_from_commandline()
 
 
-def _batches(stream: faust.StreamT[bytes]) -> AsyncIterator[Sequence[faust.EventT[bytes]]]:
+def _batches(
+    stream: faust.StreamT[bytes], size: int = BATCH
+) -> AsyncIterator[Sequence[faust.EventT[bytes]]]:
     """Batches of events, acknowledged after the loop body ran (faust's `StreamT` protocol
     does not declare `take_events`; every stream it hands an agent is a `Stream`)."""
-    return cast("faust.Stream[bytes]", stream).take_events(BATCH, within=BATCH_WAIT_S)
+    return cast("faust.Stream[bytes]", stream).take_events(size, within=BATCH_WAIT_S)
 
 
 def _received(event: faust.EventT[bytes]) -> Received:

@@ -119,6 +119,19 @@ class DeliveryPortsContract:
         assert not ledger.erased("ana", None, T0 + timedelta(1))
         assert not ledger.erased("bo", "e1", T0)
 
+    def test_settled_is_erased_and_processed_of_each_edge(self, ports: DeliveryPorts) -> None:
+        ledger = ports.ledger
+        assert ledger.settled("ana", []) == []
+        ledger.tombstone("ana", "e1", T0)
+        ledger.tombstone("ana", None, T0)
+        ledger.mark_processed("ana", "e3", "e4")
+        later = T0 + timedelta(days=1)
+        asked = [("e1", later), ("e2", T0), ("e2", later), ("e3", later), ("e4", T0)]
+        got = ledger.settled("ana", asked)
+        assert got == [(True, False), (True, False), (False, False), (False, True), (True, True)]
+        assert got == [(ledger.erased("ana", e, t), ledger.processed("ana", e)) for e, t in asked]
+        assert ledger.settled("bo", asked) == [(False, False)] * 5
+
     def test_erasure_bookkeeping_keeps_the_first_attempt(self, ports: DeliveryPorts) -> None:
         ledger = ports.ledger
         assert ledger.remember_slots("ana", "c1", ["s1", "s2"]) == ["s1", "s2"]

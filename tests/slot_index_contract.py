@@ -15,7 +15,7 @@ from redis.crc import key_slot
 
 from schemas.events import EdgeEvent
 from workers.errors import StorageError
-from workers.ports import SlotIndex
+from workers.ports import SlotEdges, SlotEntry, SlotIndex
 from workers.stores.redis_client import RedisClient
 from workers.stores.redis_slots import RedisSlotIndex
 
@@ -186,6 +186,32 @@ class SlotIndexContract:
         assert index.slots(user) == sorted(SPECIAL_SLOTS[1:])
         assert index.delete_user(user) == len(SPECIAL_SLOTS) - 1
         assert index.slots(user) == []
+
+    def test_add_many_is_one_add_per_entry(self, index: SlotIndex) -> None:
+        index.add("alice", "s", edge("e0"))
+        entries = [
+            SlotEntry("s", edge("e1", minutes=2)),
+            SlotEntry("s", edge("e0", minutes=9, text="changed")),  # stored already: kept
+            SlotEntry("t", edge("e2", minutes=1)),
+            SlotEntry("t", edge("e1", minutes=2), retraction=True),
+            SlotEntry("t", edge("e2", minutes=1)),  # twice in one call: once
+            SlotEntry("~episode:e1", edge("e3")),
+        ]
+        index.add_many("alice", entries)
+        index.add_many("alice", [])
+        got = index.read_many("alice", ["t", "s", "nothing", "~episode:e1", "s"])
+        assert list(got) == ["t", "s", "nothing", "~episode:e1"]
+        assert got["s"] == SlotEdges([edge("e0"), edge("e1", minutes=2)], [])
+        assert got["t"] == SlotEdges([edge("e2", minutes=1)], [edge("e1", minutes=2)])
+        assert got["nothing"] == SlotEdges([], [])
+        assert ids(got["~episode:e1"].members) == ["e3"]
+        assert index.slots("alice") == ["s", "t", "~episode:e1"]
+        # Versions as one `add` per entry leaves them: s 2, t 2 (a member, a retraction).
+        assert index.add("alice", "s", edge("e4", minutes=3))[0] == 3
+        assert index.add_retraction("alice", "t", edge("e5", minutes=3))[0] == 3
+        assert index.remove("alice", "e1") == ["s", "t"]
+        with pytest.raises(ValueError):
+            index.add_many("alice", [SlotEntry("s", edge("x", user="bob"))])
 
     def test_rejects_mixed_tenants(self, index: SlotIndex) -> None:
         with pytest.raises(ValueError):

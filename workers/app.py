@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from schemas.policy import Policy
+from workers.lifecycle.bulk import BulkLifecycle
 from workers.lifecycle.service import LifecycleService
 from workers.ports import DeadLetters, Embedder, EventLog, SlotIndex, VectorIndex
 from workers.query.service import Distiller, QueryService
@@ -28,10 +29,13 @@ class App:
     #: What compaction archived (embedded deployment); forget reaches it too.
     archive: Archive | None = None
     lifecycle: LifecycleService = field(init=False)
+    #: The same stage over whole batches (workers/lifecycle/bulk.py).
+    bulk: BulkLifecycle = field(init=False)
     queries: QueryService = field(init=False)
 
     def __post_init__(self) -> None:
         self.lifecycle = LifecycleService(self.slots, self.vectors, self.policy)
+        self.bulk = BulkLifecycle(self.slots, self.vectors, self.policy)
         self.queries = QueryService(self.vectors, self.embedder, self.policy, distill=self.distill)
 
     def close(self) -> None:

@@ -53,6 +53,9 @@ class EdgeInput(BaseModel):
     source_turns: list[str] = []
     emotional_loading: float = Field(default=0.0, ge=0, le=1)
     quarantined: bool = False
+    #: The fact's vector, made by the deployment's embedder (`model` is its id): a fact that
+    #: carries it is not embedded again (bulk loads, exports of another deployment).
+    embedding: Embedding | None = None
 
     def derived_edge_id(self) -> str:
         """A stable id from the content, so re-ingesting the same file is idempotent."""
@@ -86,7 +89,7 @@ class EdgeInput(BaseModel):
             emotional_loading=self.emotional_loading,
             quarantined=self.quarantined,
             source_turns=tuple(self.source_turns),
-            embedding=embedding,
+            embedding=embedding or self.embedding,
         )
 
 

@@ -190,6 +190,24 @@ class FactStore(Protocol):
     def delete_user(self, user_id: str) -> int: ...
 
 
+@dataclass(frozen=True, slots=True)
+class SlotEntry:
+    """One write of `SlotIndex.add_many`: `edge` as a member of `slot_key`, or (retraction)
+    as a retraction of it."""
+
+    slot_key: str
+    edge: EdgeEvent
+    retraction: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SlotEdges:
+    """A slot's members and retractions, each sorted by (ingest_time, edge_id)."""
+
+    members: list[EdgeEvent]
+    retractions: list[EdgeEvent]
+
+
 class SlotIndex(Protocol):
     """Per-user slot membership: which edges compete in a slot, and its retractions.
 
@@ -208,6 +226,13 @@ class SlotIndex(Protocol):
     def members(self, user_id: str, slot_key: str) -> list[EdgeEvent]: ...
 
     def retractions(self, user_id: str, slot_key: str) -> list[EdgeEvent]: ...
+
+    def add_many(self, user_id: str, entries: Sequence[SlotEntry]) -> None:
+        """`add`/`add_retraction` of every entry, in order, in one call (the bulk path: one
+        transaction, one round trip); the same idempotence and version bumps."""
+
+    def read_many(self, user_id: str, slot_keys: Sequence[str]) -> dict[str, SlotEdges]:
+        """Members and retractions of each slot (an entry for every key, empty if none)."""
 
     def remove(self, user_id: str, edge_id: str) -> list[str]:
         """Remove an edge from every slot (as member and as retraction); returns slot keys."""

@@ -37,6 +37,7 @@ from streams.kafka_io import commit_end_offsets, read_topics
 from streams.topics import active_members, truncated
 from workers.distributed.indexer import Indexer
 from workers.errors import ConfigError
+from workers.lifecycle.bulk import BulkLifecycle
 from workers.lifecycle.replay import ByIssueTime, rebuild
 from workers.progress import Progress
 from workers.stores.redis_client import RedisClient, connect
@@ -49,11 +50,12 @@ M = TypeVar("M", bound=BaseModel)
 REPLAY_MARK_TTL_S = 6 * 3600
 
 
-def replay_from_kafka(settings: Settings) -> ReplayReport:
+def replay_from_kafka(settings: Settings, *, bulk: bool = True) -> ReplayReport:
     """Rebuild Redis and the vector index from fr.edges + fr.commands into a new generation,
     then switch over. Run it with the workers and the serving processes stopped: it
     refuses while any of them is registered (whatever data dir it was given), and they
-    refuse to start while it runs."""
+    refuse to start while it runs. `bulk`: batches, each slot resolved once per batch
+    (workers/lifecycle/bulk.py); False: one `apply` per edge (the reference path)."""
     bootstrap, url = require_services(settings)
     client = connect(url)
     registry = presence(client, settings)
@@ -63,7 +65,7 @@ def replay_from_kafka(settings: Settings) -> ReplayReport:
         raise ConfigError(f"another `replay --from-kafka` is running ({registry.replaying()})")
     try:
         _refuse_if_running(registry)  # one that registered just before the mark
-        return _replay(settings, bootstrap, client)
+        return _replay(settings, bootstrap, client, bulk)
     finally:
         registry.end_replay()
         client.close()
@@ -79,7 +81,7 @@ def _refuse_if_running(registry: RedisPresence) -> None:
         )
 
 
-def _replay(settings: Settings, bootstrap: str, client: RedisClient) -> ReplayReport:
+def _replay(settings: Settings, bootstrap: str, client: RedisClient, bulk: bool) -> ReplayReport:
     topics = topics_of(settings)
     old = generation(client, settings)
     new = old + 1
@@ -102,10 +104,23 @@ def _replay(settings: Settings, bootstrap: str, client: RedisClient) -> ReplayRe
     erasures = ByIssueTime()
     users: set[str] = set()
 
+    many = BulkLifecycle(stores.slots, stores.facts, stores.policy)
+
     def apply(edge: EdgeEvent) -> None:
         stores.lifecycle.apply(edge)
         stores.ledger.mark_processed(edge.user_id, edge.edge_id)
         users.add(edge.user_id)
+
+    def apply_many(edges: list[EdgeEvent]) -> None:
+        """In bulk (workers/lifecycle/bulk.py): each slot resolved once, one commit and one
+        processed mark per user and batch."""
+        for batch in many.apply(edges):
+            if batch.transitions is None:
+                for edge in batch.edges:
+                    stores.lifecycle.apply(edge)
+            ids = dict.fromkeys(e.edge_id for e in batch.edges)
+            stores.ledger.mark_processed(batch.user_id, *ids)
+            users.add(batch.user_id)
 
     report = rebuild(
         enumerate(_parsed(bootstrap, topics.name(COMMANDS), ForgetCommand)),
@@ -113,6 +128,7 @@ def _replay(settings: Settings, bootstrap: str, client: RedisClient) -> ReplayRe
         erasures,
         apply,
         Progress("replay --from-kafka"),
+        apply_many=apply_many if bulk else None,
     )
     for user, at in erasures.users.items():
         stores.ledger.tombstone(user, None, at)

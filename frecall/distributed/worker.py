@@ -14,6 +14,7 @@ from workers.distributed.extraction import ExtractionHandler
 from workers.distributed.lifecycle import LifecycleHandler
 from workers.distributed.messages import Rejections
 from workers.errors import ConfigError
+from workers.lifecycle.bulk import BulkLifecycle
 
 ROLES = frozenset({"extraction", "lifecycle"})
 
@@ -35,8 +36,15 @@ def run(settings: Settings, roles: set[str], loglevel: str) -> None:
         embedder = make_embedder(settings)
         extraction = ExtractionHandler(extractor, embedder, stores.turns, stores.ledger, reject)
     if "lifecycle" in roles:
+        bulk = BulkLifecycle(stores.slots, stores.facts, stores.policy)
         lifecycle = LifecycleHandler(
-            stores.lifecycle, stores.facts, stores.ledger, stores.turns, reject, stores.archive
+            stores.lifecycle,
+            stores.facts,
+            stores.ledger,
+            stores.turns,
+            reject,
+            stores.archive,
+            bulk=bulk if settings.lifecycle_bulk else None,
         )
     app = create_app(
         bootstrap,

@@ -9,22 +9,28 @@ the data dir open meanwhile (the stores lock it).
 from __future__ import annotations
 
 import shutil
+from functools import partial
 from pathlib import Path
 
 from frecall.bootstrap import embedder_settings, make_embedder, make_slots, make_vectors
 from frecall.settings import Settings
-from schemas.events import EdgeEvent, ForgetCommand
+from schemas.events import EdgeEvent
 from schemas.policy import load_policy
 from schemas.results import ReplayReport
 from workers.embedding.compat import check_log_model
+from workers.lifecycle.bulk import BulkLifecycle, apply_all
 from workers.lifecycle.replay import ByLogPosition, rebuild
 from workers.lifecycle.service import LifecycleService
 from workers.progress import Progress
 from workers.stores.file_log import FileEventLog
 
 
-def replay_data_dir(settings: Settings) -> ReplayReport:
-    """Rebuild every store of `settings.data_dir` from its log, then switch over."""
+def replay_data_dir(settings: Settings, *, bulk: bool = True) -> ReplayReport:
+    """Rebuild every store of `settings.data_dir` from its log, then switch over.
+
+    `bulk`: apply the edges in batches, each slot resolved once per batch
+    (workers/lifecycle/bulk.py); False: one `apply` per edge (the reference path, which
+    `frecall bench throughput` measures against)."""
     data = settings.data_dir
     policy = load_policy(settings.policy_file)
     embedder = make_embedder(settings)
@@ -43,12 +49,15 @@ def replay_data_dir(settings: Settings) -> ReplayReport:
     try:
         vectors, slots = make_vectors(settings, dim, new_q), make_slots(settings, new_s)
         try:
+            service = LifecycleService(slots, vectors, policy)
+            many = BulkLifecycle(slots, vectors, policy)
             report = rebuild(
-                ((i, r) for i, r in enumerate(log.read()) if isinstance(r, ForgetCommand)),
+                log.read_commands(),
                 ((i, r) for i, r in enumerate(log.read()) if isinstance(r, EdgeEvent)),
                 ByLogPosition(),
-                LifecycleService(slots, vectors, policy).apply,
+                service.apply,
                 Progress("replay", log.count()),
+                apply_many=partial(apply_all, many, service.apply) if bulk else None,
             )
         finally:
             vectors.close()

@@ -173,3 +173,18 @@ def test_bench_load_embedded(capsys: pytest.CaptureFixture[str]) -> None:
     assert result["writes_acknowledged"] > 0
     assert result["export"]["exports"] >= 1
     assert {"POST /v1/edges", "POST /v1/query"} == set(result["endpoints"])
+
+
+def test_bench_throughput(capsys: pytest.CaptureFixture[str]) -> None:
+    got = run_json(capsys, "bench", "throughput", "--facts", "60", "--embed-facts", "20",
+                   "--turns", "8", "--data", str(FIXTURES / "locomo_tiny.json"),
+                   "--rounds", "1", "--embedder", "hashing", "--json")  # fmt: skip
+    assert set(got["paths"]) == {"ingest-edges (embedded here)", "ingest-edges (with vectors)",
+                                 "replay", "ingest (turns)"}  # fmt: skip
+    for row in got["paths"].values():
+        assert row["same_exports"] is True  # the bench itself fails when they differ
+        for mode in ("one-by-one", "bulk"):
+            stages = row[mode]["stages_ms_per_item"]
+            assert row[mode]["per_s"] > 0 and "other" in stages
+    assert "vector index" in got["paths"]["replay"]["bulk"]["stages_ms_per_item"]
+    assert "extraction" in got["paths"]["ingest (turns)"]["one-by-one"]["stages_ms_per_item"]

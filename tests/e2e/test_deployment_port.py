@@ -16,12 +16,15 @@ from frecall.deployment import Deployment
 from frecall.settings import Settings
 from frecall.wiring import open_deployment
 from schemas.categories import LifecycleState
+from schemas.events import EdgeEvent, Embedding
 from schemas.query import QueryRequest, QueryResult
 from schemas.results import ForgetReceipt, ItemFailure
+from workers.embedding.hashing import HashingEmbedder
 from workers.errors import NotQueryable
 from workers.export import dumps_stable
 from workers.inputs import EdgeInput, listed, read_jsonl
 from workers.stores.dead_letters import read_dead_letters
+from workers.stores.file_log import FileEventLog
 
 pytestmark = pytest.mark.e2e
 STORY = Path(str(resources.files("frecall.demo").joinpath("story.jsonl")))
@@ -96,3 +99,29 @@ def test_forget_replay_and_compact_report_what_they_did(deployment: Deployment) 
 def test_a_receipt_names_only_known_stores() -> None:
     with pytest.raises(ValidationError, match="unknown stores"):
         ForgetReceipt(user_id="u", edge_id=None, removed={"qdrant": 1}, at=AS_OF)
+
+
+def test_facts_that_carry_their_vectors_keep_them_and_another_models_are_rejected(
+    tmp_path: Path,
+) -> None:
+    embedder = HashingEmbedder()
+    rows = [EdgeInput.model_validate_json(line) for line in STORY.read_text().splitlines()]
+    # Not what this deployment would have made (negated): kept means kept, bit for bit.
+    carried = {
+        r.text: Embedding.from_array(embedder.model_id, -embedder.embed([r.text])[0]) for r in rows
+    }
+    given = [r.model_copy(update={"embedding": carried[r.text]}) for r in rows]
+    alien = Embedding.from_array("another-model", embedder.embed(["x"])[0])
+    foreign = rows[0].model_copy(update={"edge_id": "foreign", "embedding": alien})
+    settings = Settings(data_dir=tmp_path / "data", embedder="hashing")
+    with closing(open_deployment(settings, quiet=True)) as opened:
+        report = opened.ingest_edges(listed([*given, foreign], exclude_unset=True), "story")
+    assert report.accepted == len(rows) and report.rejected == 1
+    (failure,) = report.failures
+    assert "made by another-model" in failure.reason and failure.index == len(rows)
+    log = FileEventLog(tmp_path / "data" / "log")
+    try:
+        stored = {e.text: e.embedding for e in log.read() if isinstance(e, EdgeEvent)}
+    finally:
+        log.close()
+    assert stored == carried

@@ -114,7 +114,11 @@ def test_edges_then_query_current_value_wins(client: TestClient, deployment: App
     body = response.json()
     assert body["accepted"] == len(story) and body["failed"] == 0 and body["rejected"] == 0
     assert body["edge_ids"] == [e["edge_id"] for e in story]  # given ids are kept
-    assert body["transitions"]["active->superseded"] >= 1
+    # Net changes of the batch: Istanbul came in and was superseded by London in one request.
+    assert (
+        body["transitions"]["new->superseded"] >= 1
+        and "active->superseded" not in body["transitions"]
+    )
     assert client.get("/healthz").json()["facts"] == len(story)
 
     result = _ask(client, "maya", "Where does Maya live?", as_of=AS_OF, k=50)

@@ -22,6 +22,7 @@ from redis.crc import key_slot
 
 from tests.delivery_ports_contract import T0, fact, turn
 from tests.slot_index_contract import SPECIAL_SLOTS, SPECIAL_USERS, edge
+from workers.ports import SlotEntry
 from workers.stores.redis_archive import RedisArchive
 from workers.stores.redis_client import connect
 from workers.stores.redis_dead_letters import RedisDeadLetters
@@ -103,6 +104,12 @@ def _exercise(url: str, prefix: str, user: str) -> None:
         slots.add(user, slot, edge(f"m{n}", user=user))
         slots.add(user, slot, edge("shared", user=user))
         slots.add_retraction(user, slot, edge(f"r{n}", user=user))
+    bulk = [
+        SlotEntry(slot, edge(f"b{n}", user=user), n % 2 == 1)
+        for n, slot in enumerate(SPECIAL_SLOTS)
+    ]
+    slots.add_many(user, bulk)
+    slots.read_many(user, SPECIAL_SLOTS)
     slots.members(user, SPECIAL_SLOTS[0])
     slots.retractions(user, SPECIAL_SLOTS[0])
     slots.slots(user)

@@ -24,6 +24,7 @@ from workers.embedding.hashing import HashingEmbedder
 from workers.errors import StorageError
 from workers.extraction.rules import RuleExtractor
 from workers.inputs import EdgeInput
+from workers.lifecycle.bulk import BulkLifecycle
 from workers.lifecycle.service import LifecycleService
 from workers.ports import SlotIndex
 from workers.stores.dead_letters import InMemoryDeadLetters
@@ -495,3 +496,43 @@ def test_a_redelivered_turn_gets_its_first_extraction_even_from_a_fickle_llm() -
     assert first == again and extractor.calls == 1
     context.forget_user("bob")  # erasure takes the cached extraction too
     assert context.extracted(turn) is None
+
+
+@pytest.mark.parametrize("ports", [on_redis, in_memory])
+def test_a_batch_in_bulk_ends_where_one_message_at_a_time_does(
+    ports: Callable[[], Ports],
+) -> None:
+    edges = story()
+    raws = [e.model_dump_json().encode() for e in edges]
+    raws = [*raws[:5], b"\xff{", *raws[5:], raws[2]]  # a dead letter, a duplicate
+    single, many = ports(), ports()
+    for offset, raw in enumerate(raws):
+        handled = single.handler().handle_edge(received(raw, offset))
+        if handled.confirm is not None:
+            handled.confirm()
+    bulk = BulkLifecycle(many.slots, many.facts, load_policy(None))
+    handler = LifecycleHandler(
+        many.service(), many.facts, many.ledger, many.context, many.reject, many.archive, bulk
+    )
+    results = handler.handle_edges([received(raw, n) for n, raw in enumerate(raws)])
+    outgoing = [o for r in results for o in r.outgoing]
+    assert [o.topic for o in outgoing] == [DLQ, TRANSITIONS]  # one announcement per user
+    change = FactsChanged.model_validate_json(outgoing[1].value)
+    assert set(change.edge_ids) == {e.edge_id for e in edges}
+    assert change.source == "fr.edges/0/0"
+    # Applied but never announced (the worker died before producing): announced again, in
+    # full, with nothing left to change.
+    redelivered = handler.handle_edges([received(raw, n) for n, raw in enumerate(raws)])
+    again_out = [o for r in redelivered for o in r.outgoing if o.topic == TRANSITIONS]
+    (again_change,) = [FactsChanged.model_validate_json(o.value) for o in again_out]
+    assert again_change.transitions == () and set(again_change.edge_ids) == set(change.edge_ids)
+    for r in results:
+        if r.confirm is not None:
+            r.confirm()
+    assert list(many.facts.scroll("maya")) and sorted(
+        r.model_dump_json() for r in many.facts.scroll("maya")
+    ) == sorted(r.model_dump_json() for r in single.facts.scroll("maya"))
+    assert all(many.ledger.processed("maya", e.edge_id) for e in edges)
+    # A redelivery of the batch is skipped: nothing to apply, nothing to announce.
+    again = handler.handle_edges([received(raw, n) for n, raw in enumerate(raws)])
+    assert [o.topic for r in again for o in r.outgoing] == [DLQ]

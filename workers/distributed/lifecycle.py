@@ -13,7 +13,7 @@ The processed mark is written only after the announcement was acknowledged (`con
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pydantic import ValidationError
@@ -23,6 +23,7 @@ from schemas.streams import TRANSITIONS, FactsChanged, StateChange
 from workers.distributed.messages import Outgoing, Received, Rejections
 from workers.distributed.ports import DeliveryLedger, RedactableArchive
 from workers.errors import brief
+from workers.lifecycle.bulk import BulkLifecycle
 from workers.lifecycle.rules import group_key
 from workers.lifecycle.service import LifecycleService, Transition
 from workers.ports import FactStore, TurnContext
@@ -56,7 +57,7 @@ class LifecycleHandler:
     redelivery); `ledger` keeps processed ids, tombstones and receipts; `turns` is the
     extraction context, erased with its user; `reject` dead-letters what cannot be
     processed, and its user's letters are erased with the user, as is `archive`, where
-    compaction put facts.
+    compaction put facts. `bulk`: the same stage over whole batches (`handle_edges`).
     """
 
     def __init__(
@@ -67,8 +68,10 @@ class LifecycleHandler:
         turns: TurnContext,
         reject: Rejections,
         archive: RedactableArchive,
+        bulk: BulkLifecycle | None = None,
     ) -> None:
         self._lifecycle = lifecycle
+        self._bulk = bulk
         self._facts = facts
         self._ledger = ledger
         self._turns = turns
@@ -76,43 +79,103 @@ class LifecycleHandler:
         self._archive = archive
 
     def handle_edge(self, message: Received) -> Handled:
+        edge = self._parsed(message)
+        if not isinstance(edge, EdgeEvent):
+            return edge
+        if not self._fresh(edge.user_id, [edge]):
+            return Handled()
+        applied_before = bool(self._facts.get(edge.user_id, [edge.edge_id]))
+        transitions, written = self._lifecycle.apply_changes(edge)
+        before = [edge] if applied_before else []
+        return self._announced(edge.user_id, [edge], transitions, written, before, message)
+
+    def handle_edges(self, messages: Sequence[Received]) -> list[Handled]:
+        """A batch of fr.edges: without `bulk`, `handle_edge` for each; with it, each user's
+        new edges applied at once (workers/lifecycle/bulk.py: each slot resolved once, one
+        commit) and announced in one `FactsChanged`, processed once it is out. A user the
+        bulk path hands back is handled one message at a time."""
+        if self._bulk is None:
+            return [self.handle_edge(m) for m in messages]
+        out: list[Handled] = []
+        by_user: dict[str, list[tuple[Received, EdgeEvent]]] = {}
+        for message in messages:
+            edge = self._parsed(message)
+            if isinstance(edge, EdgeEvent):
+                by_user.setdefault(edge.user_id, []).append((message, edge))
+            else:
+                out.append(edge)
+        fresh: list[EdgeEvent] = []
+        for user, pairs in by_user.items():
+            fresh += self._fresh(user, [e for _, e in pairs])
+        for batch in self._bulk.apply(fresh):
+            user = batch.user_id
+            if batch.transitions is None:
+                out += [self.handle_edge(m) for m, _ in by_user[user]]
+                continue
+            before = [e for e in batch.edges if e.edge_id in batch.existed]
+            first = by_user[user][0][0]
+            out.append(
+                self._announced(user, batch.edges, batch.transitions, batch.written, before, first)
+            )
+        return out
+
+    def _parsed(self, message: Received) -> EdgeEvent | Handled:
+        """The message's edge, or its dead letter."""
         try:
             edge = EdgeEvent.model_validate_json(message.value)
         except ValidationError as exc:
             return Handled([self._reject(message, "not an edge event", brief(exc))])
         if edge.embedding is None:
             return Handled([self._reject(message, "edge has no embedding")])
-        user = edge.user_id
-        if self._ledger.erased(user, edge.edge_id, edge.ingest_time):
-            log.info("lifecycle: %s of %s was erased; dropped", edge.edge_id, user)
-            return Handled()
-        if self._ledger.processed(user, edge.edge_id):
-            return Handled()  # a redelivery: applied and announced before
-        applied_before = bool(self._facts.get(user, [edge.edge_id]))
-        transitions, written = self._lifecycle.apply_changes(edge)
-        ids = [edge.edge_id, *written]
-        if applied_before:
+        return edge
+
+    def _fresh(self, user: str, edges: list[EdgeEvent]) -> list[EdgeEvent]:
+        """The edges still to apply: neither erased nor processed (applied and announced
+        before: a redelivery). One call to the ledger for all of them."""
+        settled = self._ledger.settled(user, [(e.edge_id, e.ingest_time) for e in edges])
+        out = []
+        for edge, (erased, processed) in zip(edges, settled, strict=True):
+            if erased:
+                log.info("lifecycle: %s of %s was erased; dropped", edge.edge_id, user)
+            elif not processed:
+                out.append(edge)
+        return out
+
+    def _announced(
+        self,
+        user: str,
+        edges: list[EdgeEvent],
+        transitions: list[Transition],
+        written: list[str],
+        applied_before: list[EdgeEvent],
+        message: Received,
+    ) -> Handled:
+        """The announcement of applied edges (every fact to read again), marking them
+        processed once it is out."""
+        ids = [*(e.edge_id for e in edges), *written]
+        for edge in applied_before:
             ids += self._lifecycle.touched_facts(edge)
-        if self._ledger.erased(user, edge.edge_id, edge.ingest_time):
-            # A forget ran meanwhile (another worker, during a rebalance): the commit did
-            # not write this fact, and its slot membership goes too.
-            erasure = ForgetCommand(
-                command_id=f"late:{edge.edge_id}",
-                user_id=user,
-                edge_id=edge.edge_id,
-                issued_at=edge.ingest_time,
-            )
-            receipt = self._lifecycle.forget(erasure, also=[group_key(edge), *edge.retracts])
-            ids += self._lifecycle.members_of(user, receipt.slots)
+        settled = self._ledger.settled(user, [(e.edge_id, e.ingest_time) for e in edges])
+        for edge, (erased, _) in zip(edges, settled, strict=True):
+            if erased:
+                # A forget ran meanwhile (another worker, during a rebalance): the commit did
+                # not write this fact, and its slot membership goes too.
+                erasure = ForgetCommand(
+                    command_id=f"late:{edge.edge_id}",
+                    user_id=user,
+                    edge_id=edge.edge_id,
+                    issued_at=edge.ingest_time,
+                )
+                receipt = self._lifecycle.forget(erasure, also=[group_key(edge), *edge.retracts])
+                ids += self._lifecycle.members_of(user, receipt.slots)
         changed = FactsChanged(
             user_id=user,
             edge_ids=tuple(dict.fromkeys(ids)),
             transitions=_changes(transitions),
             source=message.position,
         )
-        return Handled(
-            [_announce(changed)], lambda: self._ledger.mark_processed(user, edge.edge_id)
-        )
+        done = list(dict.fromkeys(e.edge_id for e in edges))
+        return Handled([_announce(changed)], lambda: self._ledger.mark_processed(user, *done))
 
     def handle_command(self, message: Received) -> Handled:
         try:

@@ -49,7 +49,8 @@ class DeliveryLedger(Protocol):
 
     def processed(self, user_id: str, edge_id: str) -> bool: ...
 
-    def mark_processed(self, user_id: str, edge_id: str) -> None: ...
+    def mark_processed(self, user_id: str, *edge_ids: str) -> None:
+        """Mark edges as applied and announced (one call for a batch: one round trip)."""
 
     def forget_processed(self, user_id: str) -> None:
         """Drop the user's processed ids (an erasure left nothing of the user: the same
@@ -61,6 +62,12 @@ class DeliveryLedger(Protocol):
     def erased(self, user_id: str, edge_id: str | None, ingest_time: datetime) -> bool:
         """Whether an edge was erased: by id, or with its user at or after `ingest_time`
         (edge_id None: only the user's erasure is asked about)."""
+
+    def settled(
+        self, user_id: str, edges: Sequence[tuple[str, datetime]]
+    ) -> list[tuple[bool, bool]]:
+        """(`erased`, `processed`) of each (edge id, ingest time), in one call (a batch's
+        checks: one round trip)."""
 
     def remember_slots(self, user_id: str, command_id: str, slots: Sequence[str]) -> list[str]:
         """Store the slots an erasure must re-resolve: the first call stores `slots`, a

@@ -78,22 +78,36 @@ def rebuild(
     erasures: Erasures,
     apply: Callable[[EdgeEvent], object],
     progress: Progress,
+    *,
+    apply_many: Callable[[list[EdgeEvent]], object] | None = None,
+    batch: int = 50_000,
 ) -> ReplayReport:
-    """Note every command, then `apply` every edge that no command erases, in log order.
+    """Note every command, then apply every edge that no command erases, in log order.
 
-    `apply` writes into empty stores (the lifecycle service of a new generation); rules are
-    order-independent, so the result equals the state the first pass built.
+    `apply` writes one edge into empty stores (the lifecycle service of a new generation);
+    `apply_many`, when given, takes the kept edges `batch` at a time instead (the bulk path,
+    workers/lifecycle/bulk.py: the larger the batch, the fewer times a slot is resolved).
+    Rules are order-independent, so the result equals the state the first pass built.
     """
     report = ReplayReport()
     for position, command in commands:
         report.forget_commands += 1
         erasures.note(position, command)
+    pending: list[EdgeEvent] = []
     for position, edge in edges:
         progress.tick()
         if erasures.erases(position, edge):
             report.skipped_forgotten += 1
             continue
-        apply(edge)
         report.edges += 1
+        if apply_many is None:
+            apply(edge)
+            continue
+        pending.append(edge)
+        if len(pending) >= batch:
+            apply_many(pending)
+            pending = []
+    if pending and apply_many is not None:
+        apply_many(pending)
     report.seconds = progress.finish()
     return report

@@ -188,23 +188,34 @@ class LifecycleService:
         return self._resolve_written(user, slots, applied, now)[0]
 
     def _resolve_written(
-        self, user: str, slots: list[str], applied: set[str], now: datetime
+        self, user: str, slots: Sequence[str], applied: set[str], now: datetime
     ) -> tuple[list[Transition], list[str]]:
         """Resolve `slots` and commit; `now` is the change's own time (not the clock), so
         that replay decides exactly as the first pass did. Returns the transitions and
         the ids of every record written."""
         for _ in range(MAX_ATTEMPTS):
-            pending = PendingWrites(self._facts, user)
-            transitions: list[Transition] = []
-            for slot in dict.fromkeys(slots):
-                members = self._slots.members(user, slot)
-                transitions += self._resolve(pending, user, slot, members, applied, now)
-            changed = [*pending.upserts, *pending.updates]
-            transitions += self._refresh_episodes(pending, user, changed, now)
-            if pending.commit():
-                return transitions, [*pending.upserts, *pending.updates]
+            done = self.resolve_once(user, slots, applied, now)
+            if done is not None:
+                return done
             log.info("lifecycle: user %s changed meanwhile; resolving again", user)
         raise StorageError("lifecycle", "commit", f"user {user}: too many concurrent writers")
+
+    def resolve_once(
+        self, user: str, slots: Sequence[str], applied: set[str], now: datetime
+    ) -> tuple[list[Transition], list[str]] | None:
+        """Resolve `slots` (and the raw turns inheriting from what changed) and commit, once:
+        None when another writer committed for the user meanwhile (nothing was written).
+        The bulk path (workers/lifecycle/bulk.py) calls it with every slot of a batch."""
+        pending = PendingWrites(self._facts, user)
+        transitions: list[Transition] = []
+        for slot in dict.fromkeys(slots):
+            members = self._slots.members(user, slot)
+            transitions += self._resolve(pending, user, slot, members, applied, now)
+        changed = [*pending.upserts, *pending.updates]
+        transitions += self._refresh_episodes(pending, user, changed, now)
+        if not pending.commit():
+            return None
+        return transitions, [*pending.upserts, *pending.updates]
 
     def _refresh_episodes(
         self, pending: PendingWrites, user: str, changed: list[str], now: datetime

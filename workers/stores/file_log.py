@@ -35,7 +35,7 @@ from typing import IO, Final
 
 from pydantic import TypeAdapter, ValidationError
 
-from schemas.events import LogRecord
+from schemas.events import ForgetCommand, LogRecord
 from workers.errors import StorageError
 
 log = logging.getLogger(__name__)
@@ -154,8 +154,13 @@ class _Plan:
     torn: tuple[Path, int, int] | None  # (segment, offset, bytes)
 
 
-def _scan(plan: _Plan) -> Iterator[tuple[LogRecord, bytes]]:
-    """(record, raw line) for every intact record in the plan; raises on a bad one."""
+#: What every edge line holds, and no other record's can (a string inside a value would be
+#: escaped): `read_commands` skips the lines with it unparsed.
+_EDGE_MARK = b'"kind":"edge"'
+
+
+def _lines(plan: _Plan) -> Iterator[tuple[Path, int, bytes]]:
+    """(segment, line number, raw line) of every complete line in the plan."""
     for path, limit in plan.parts:
         try:
             with path.open("rb", buffering=_READ_BUFFER) as f:
@@ -164,11 +169,17 @@ def _scan(plan: _Plan) -> Iterator[tuple[LogRecord, bytes]]:
                     if pos >= limit:
                         break  # appended after the snapshot, or the torn tail
                     pos += len(line)
-                    yield _parse(line, path, lineno), line
+                    yield path, lineno, line
         except OSError as exc:
             raise StorageError(_STORE, "read", f"{path}: {exc}") from exc
     if plan.torn is not None:
         log.warning("event log: skipped a torn tail: %s (offset %d, %d bytes)", *plan.torn)
+
+
+def _scan(plan: _Plan) -> Iterator[tuple[LogRecord, bytes]]:
+    """(record, raw line) for every intact record in the plan; raises on a bad one."""
+    for path, lineno, line in _lines(plan):
+        yield _parse(line, path, lineno), line
 
 
 def _parse(line: bytes, path: Path, lineno: int) -> LogRecord:
@@ -273,6 +284,16 @@ class FileEventLog:
         """
         plan = self._plan()
         return (record for record, _ in _scan(plan))
+
+    def read_commands(self) -> Iterator[tuple[int, ForgetCommand]]:
+        """(position, command) of every forget command, positions counted as `read` counts
+        them; edge lines are skipped unparsed (replay's first pass: it reads the log twice).
+        Edge lines are checked by the second pass, `read`."""
+        for position, (path, lineno, line) in enumerate(_lines(self._plan())):
+            if _EDGE_MARK not in line:
+                record = _parse(line, path, lineno)
+                if isinstance(record, ForgetCommand):
+                    yield position, record
 
     def redact(self, keep: Callable[[LogRecord], bool]) -> int:
         """Rewrite the log with only the records `keep` accepts; returns how many were removed.

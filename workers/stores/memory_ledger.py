@@ -23,9 +23,9 @@ class InMemoryDeliveryLedger:
         with self._lock:
             return edge_id in self._processed.get(user_id, ())
 
-    def mark_processed(self, user_id: str, edge_id: str) -> None:
+    def mark_processed(self, user_id: str, *edge_ids: str) -> None:
         with self._lock:
-            self._processed[user_id].add(edge_id)
+            self._processed[user_id].update(edge_ids)
 
     def forget_processed(self, user_id: str) -> None:
         with self._lock:
@@ -44,6 +44,11 @@ class InMemoryDeliveryLedger:
                 return True
             erased_at = self._erased_at.get(user_id)
             return erased_at is not None and ingest_time <= erased_at
+
+    def settled(
+        self, user_id: str, edges: Sequence[tuple[str, datetime]]
+    ) -> list[tuple[bool, bool]]:
+        return [(self.erased(user_id, e, t), self.processed(user_id, e)) for e, t in edges]
 
     def remember_slots(self, user_id: str, command_id: str, slots: Sequence[str]) -> list[str]:
         with self._lock:

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from schemas.events import EdgeEvent
+from workers.ports import SlotEdges, SlotEntry
 
 
 @dataclass
@@ -97,6 +99,16 @@ class InMemorySlotIndex:
 
     def retractions(self, user_id: str, slot_key: str) -> list[EdgeEvent]:
         return self._list(True, user_id, slot_key)
+
+    def add_many(self, user_id: str, entries: Sequence[SlotEntry]) -> None:
+        for entry in entries:
+            self._add(entry.retraction, user_id, entry.slot_key, entry.edge)
+
+    def read_many(self, user_id: str, slot_keys: Sequence[str]) -> dict[str, SlotEdges]:
+        return {
+            key: SlotEdges(self.members(user_id, key), self.retractions(user_id, key))
+            for key in dict.fromkeys(slot_keys)
+        }
 
     def remove(self, user_id: str, edge_id: str) -> list[str]:
         check_args(user_id)

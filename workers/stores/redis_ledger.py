@@ -29,9 +29,11 @@ class RedisDeliveryLedger:
         key = self._keys(user_id, "processed")
         return bool(call("processed", lambda: self._client.sismember(key, edge_id)))
 
-    def mark_processed(self, user_id: str, edge_id: str) -> None:
+    def mark_processed(self, user_id: str, *edge_ids: str) -> None:
+        if not edge_ids:
+            return
         key = self._keys(user_id, "processed")
-        call("mark_processed", lambda: self._client.sadd(key, edge_id))
+        call("mark_processed", lambda: self._client.sadd(key, *edge_ids))
 
     def forget_processed(self, user_id: str) -> None:
         key = self._keys(user_id, "processed")
@@ -55,6 +57,25 @@ class RedisDeliveryLedger:
         if erased_at is None:
             return False
         return ingest_time.timestamp() <= float(text(erased_at))
+
+    def settled(
+        self, user_id: str, edges: Sequence[tuple[str, datetime]]
+    ) -> list[tuple[bool, bool]]:
+        if not edges:
+            return []
+        forgotten, processed = self._keys(user_id, FORGOTTEN), self._keys(user_id, "processed")
+        pipe = self._client.pipeline(transaction=False)  # one round trip, one hash slot
+        pipe.get(self._keys(user_id, ERASED_AT))
+        for edge_id, _ in edges:
+            pipe.sismember(forgotten, edge_id)
+            pipe.sismember(processed, edge_id)
+        replies = call("settled", pipe.execute)
+        erased_at = None if replies[0] is None else float(text(replies[0]))
+        out = []
+        for i, (_, ingest_time) in enumerate(edges):
+            by_user = erased_at is not None and ingest_time.timestamp() <= erased_at
+            out.append((bool(replies[1 + 2 * i]) or by_user, bool(replies[2 + 2 * i])))
+        return out
 
     def remember_slots(self, user_id: str, command_id: str, slots: Sequence[str]) -> list[str]:
         key = self._keys(user_id, "erasing:" + command_id)

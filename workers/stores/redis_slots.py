@@ -12,13 +12,14 @@ there); all of them share the user's hash tag, which Redis Cluster accepts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
 from schemas.events import EdgeEvent
 from workers.errors import StorageError
+from workers.ports import SlotEdges, SlotEntry
 from workers.stores.memory_slots import check_args, sort_edges
 from workers.stores.redis_client import RedisClient
 from workers.stores.redis_keys import UserKeys, call, text
@@ -38,6 +39,24 @@ local reply = redis.call('HVALS', KEYS[1])
 table.insert(reply, 1, version)
 return reply
 """
+
+# `_ADD` for many entries of one user. KEYS: versions, slots, then per entry its target hash
+# and its edge set. ARGV: per entry edge_id, edge JSON, slot_key. Reply: entries added.
+_ADD_MANY = """
+local added = 0
+for i = 1, (#KEYS - 2) / 2 do
+  local a = (i - 1) * 3
+  if redis.call('HSETNX', KEYS[1 + 2 * i], ARGV[a + 1], ARGV[a + 2]) == 1 then
+    redis.call('HINCRBY', KEYS[1], ARGV[a + 3], 1)
+    redis.call('SADD', KEYS[2], ARGV[a + 3])
+    redis.call('SADD', KEYS[2 + 2 * i], ARGV[a + 3])
+    added = added + 1
+  end
+end
+return added
+"""
+#: Entries per `_ADD_MANY` call: a script blocks its Redis node while it runs.
+ADD_MANY_CHUNK = 500
 
 # KEYS: edge set, versions, slots. ARGV: edge_id, user key base. Reply: touched slot keys.
 _REMOVE = """
@@ -87,6 +106,7 @@ class RedisSlotIndex:
         self._base = UserKeys(prefix).base
         self._client = client
         self._add_script = client.register_script(_ADD)
+        self._add_many_script = client.register_script(_ADD_MANY)
         self._remove_script = client.register_script(_REMOVE)
         self._delete_user_script = client.register_script(_DELETE_USER)
 
@@ -129,6 +149,43 @@ class RedisSlotIndex:
 
     def retractions(self, user_id: str, slot_key: str) -> list[EdgeEvent]:
         return self._list("retr:", user_id, slot_key)
+
+    def add_many(self, user_id: str, entries: Sequence[SlotEntry]) -> None:
+        """One script per `ADD_MANY_CHUNK` entries (all keys in the user's hash slot)."""
+        base = self._base(user_id)
+        bodies: dict[int, str] = {}  # an edge is often in two slots (its own, an episode's)
+        for start in range(0, len(entries), ADD_MANY_CHUNK):
+            keys, args = [base + "versions", base + "slots"], []
+            for entry in entries[start : start + ADD_MANY_CHUNK]:
+                edge = entry.edge
+                check_args(user_id, edge)
+                kind = "retr:" if entry.retraction else "slot:"
+                keys += [base + kind + entry.slot_key, base + "edge:" + edge.edge_id]
+                body = bodies.get(id(edge)) or bodies.setdefault(id(edge), edge.model_dump_json())
+                args += [edge.edge_id, body, entry.slot_key]
+            self._add_chunk(keys, args)
+
+    def _add_chunk(self, keys: list[str], args: list[str]) -> None:
+        call("add_many", lambda: self._add_many_script(keys=keys, args=args))
+
+    def read_many(self, user_id: str, slot_keys: Sequence[str]) -> dict[str, SlotEdges]:
+        """One round trip (a pipeline of HVALS, all in the user's hash slot)."""
+        check_args(user_id)
+        base, keys = self._base(user_id), list(dict.fromkeys(slot_keys))
+        if not keys:
+            return {}
+        pipe = self._client.pipeline(transaction=False)
+        for key in keys:
+            pipe.hvals(base + "slot:" + key)
+            pipe.hvals(base + "retr:" + key)
+        replies = call("read_many", pipe.execute)
+        return {
+            key: SlotEdges(
+                self._decode("read_many", replies[2 * i]),
+                self._decode("read_many", replies[2 * i + 1]),
+            )
+            for i, key in enumerate(keys)
+        }
 
     def remove(self, user_id: str, edge_id: str) -> list[str]:
         check_args(user_id)

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections import Counter, OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
 
 from schemas.events import EdgeEvent
 from workers.errors import StorageError
-from workers.stores.memory_slots import check_args
+from workers.ports import SlotEdges, SlotEntry
+from workers.stores.memory_slots import check_args, sort_edges
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS slot_edges (
@@ -28,6 +31,15 @@ CREATE TABLE IF NOT EXISTS slot_versions (
 );
 """
 _MEMBER, _RETRACTION = 0, 1
+#: Edges kept parsed (`SqliteSlotIndex._parse`): ~4 KB each with their JSON.
+PARSED_CACHE = 8192
+#: Slot keys per `IN (…)` query (SQLite's default limit of host parameters is 32,766).
+_KEYS_PER_QUERY = 500
+
+
+def _ingest_key(edge: EdgeEvent) -> str:
+    # Fixed-width UTC ISO strings sort chronologically.
+    return edge.ingest_time.strftime("%Y-%m-%dT%H:%M:%S.%f")
 
 
 class SqliteSlotIndex:
@@ -36,6 +48,10 @@ class SqliteSlotIndex:
     def __init__(self, path: Path) -> None:
         self._path = path
         self._lock = threading.Lock()
+        #: Recently read or written edges by their JSON text (LRU): slots are read again and
+        #: again (a slot on every edge that joins it, a user's association anchors on every
+        #: free edge), and parsing an edge with its embedding costs more than the query.
+        self._parsed: OrderedDict[str, EdgeEvent] = OrderedDict()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
@@ -65,7 +81,21 @@ class SqliteSlotIndex:
             "ORDER BY ingest_time, edge_id",
             (user_id, slot_key, kind),
         ).fetchall()
-        return [EdgeEvent.model_validate_json(body) for (body,) in rows]
+        return [self._parse(body) for (body,) in rows]
+
+    def _parse(self, body: str) -> EdgeEvent:
+        edge = self._parsed.get(body)
+        if edge is None:
+            edge = EdgeEvent.model_validate_json(body)
+            self._remember(body, edge)
+        else:
+            self._parsed.move_to_end(body)
+        return edge
+
+    def _remember(self, body: str, edge: EdgeEvent) -> None:
+        self._parsed[body] = edge
+        if len(self._parsed) > PARSED_CACHE:
+            self._parsed.popitem(last=False)
 
     def _add(
         self, kind: int, user_id: str, slot_key: str, edge: EdgeEvent
@@ -79,8 +109,7 @@ class SqliteSlotIndex:
                     slot_key,
                     kind,
                     edge.edge_id,
-                    # Fixed-width UTC ISO strings sort chronologically.
-                    edge.ingest_time.strftime("%Y-%m-%dT%H:%M:%S.%f"),
+                    _ingest_key(edge),
                     edge.model_dump_json(),
                 ),
             )
@@ -108,6 +137,70 @@ class SqliteSlotIndex:
         check_args(user_id)
         with self._lock:
             return self._edges(user_id, slot_key, _RETRACTION)
+
+    def add_many(self, user_id: str, entries: Sequence[SlotEntry]) -> None:
+        """One transaction; each slot's version grows by the rows it gained, as one `add`
+        per entry would have made it."""
+        if not entries:
+            return
+        rows: dict[tuple[str, int, str], tuple[str, str, int, str, str, str]] = {}
+        edges: dict[tuple[str, int, str], EdgeEvent] = {}
+        bodies: dict[int, str] = {}  # an edge is often in two slots (its own, an episode's)
+        for entry in entries:
+            check_args(user_id, entry.edge)
+            edge, kind = entry.edge, _RETRACTION if entry.retraction else _MEMBER
+            key = (entry.slot_key, kind, edge.edge_id)
+            if key not in rows:  # the first copy wins, as with `add`
+                body = bodies.get(id(edge)) or bodies.setdefault(id(edge), edge.model_dump_json())
+                rows[key] = (user_id, entry.slot_key, kind, edge.edge_id, _ingest_key(edge), body)
+                edges[key] = edge
+        with self._lock, self._transaction("add_many"):
+            have = self._existing(user_id, list(rows))
+            new = [row for key, row in rows.items() if key not in have]
+            self._db.executemany("INSERT INTO slot_edges VALUES (?, ?, ?, ?, ?, ?)", new)
+            gained = Counter(row[1] for row in new)
+            self._db.executemany(
+                "INSERT INTO slot_versions VALUES (?, ?, ?) ON CONFLICT (user_id, slot_key) "
+                "DO UPDATE SET version = version + excluded.version",
+                [(user_id, slot, n) for slot, n in gained.items()],
+            )
+            # What was just written parses back to the same objects: reads reuse them.
+            for row in new:
+                self._remember(row[5], edges[(row[1], row[2], row[3])])
+
+    def _existing(
+        self, user_id: str, keys: list[tuple[str, int, str]]
+    ) -> set[tuple[str, int, str]]:
+        found: set[tuple[str, int, str]] = set()
+        slots = sorted({k[0] for k in keys})
+        for start in range(0, len(slots), _KEYS_PER_QUERY):
+            chunk = slots[start : start + _KEYS_PER_QUERY]
+            marks = ",".join("?" * len(chunk))
+            found.update(
+                self._db.execute(
+                    "SELECT slot_key, kind, edge_id FROM slot_edges "
+                    f"WHERE user_id = ? AND slot_key IN ({marks})",
+                    (user_id, *chunk),
+                )
+            )
+        return found
+
+    def read_many(self, user_id: str, slot_keys: Sequence[str]) -> dict[str, SlotEdges]:
+        check_args(user_id)
+        keys = list(dict.fromkeys(slot_keys))
+        found: dict[str, tuple[list[EdgeEvent], list[EdgeEvent]]] = {k: ([], []) for k in keys}
+        with self._lock:
+            for start in range(0, len(keys), _KEYS_PER_QUERY):
+                chunk = keys[start : start + _KEYS_PER_QUERY]
+                marks = ",".join("?" * len(chunk))
+                rows = self._db.execute(
+                    "SELECT slot_key, kind, body FROM slot_edges "
+                    f"WHERE user_id = ? AND slot_key IN ({marks})",
+                    (user_id, *chunk),
+                ).fetchall()
+                for slot, kind, body in rows:
+                    found[slot][kind].append(self._parse(body))
+        return {k: SlotEdges(sort_edges(m), sort_edges(r)) for k, (m, r) in found.items()}
 
     def remove(self, user_id: str, edge_id: str) -> list[str]:
         check_args(user_id)

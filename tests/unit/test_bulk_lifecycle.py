@@ -1,0 +1,171 @@
+"""The bulk lifecycle path (workers/lifecycle/bulk.py) ends where the one-by-one path does.
+
+Compared: every user's export and the full JSON of query results at several times, over
+generated streams (several slots, replace/accumulate/soft, retractions across slots,
+near-duplicates, raw turns inheriting their facts' state, two users), cut into batches of
+any size, shuffled and duplicated, into stores that already hold earlier batches — and the
+cases where the bulk path must hand a user back to the one-by-one path.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tempfile
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schemas.events import EdgeEvent
+from tests.unit.edge_helpers import edge
+from tests.unit.test_slot_association import STREAM as ASSOCIATION_STREAM
+from tests.unit.test_slot_association import service as association_service
+from tests.unit.test_stream_properties import EMBEDDER, POLICY, USERS, Memory, streams
+from workers.export import dumps_stable, export_user
+from workers.lifecycle.bulk import BulkLifecycle, apply_all
+from workers.lifecycle.service import LifecycleService
+from workers.query.service import QueryService
+from workers.stores.memory_slots import InMemorySlotIndex
+from workers.stores.memory_vectors import InMemoryVectorIndex
+from workers.stores.sqlite_slots import SqliteSlotIndex
+
+
+def _bulk_memory(slots: InMemorySlotIndex | SqliteSlotIndex) -> tuple[Memory, BulkLifecycle]:
+    vectors = InMemoryVectorIndex()
+    memory = Memory(
+        LifecycleService(slots, vectors, POLICY), vectors, QueryService(vectors, EMBEDDER, POLICY)
+    )
+    return memory, BulkLifecycle(slots, vectors, POLICY)
+
+
+def _in_batches(
+    memory: Memory, bulk: BulkLifecycle, edges: list[EdgeEvent], cuts: list[int]
+) -> int:
+    """Apply `edges` in bulk, cut at `cuts`; returns how many users were handed back."""
+    handed_back = 0
+    bounds = [0, *sorted(c % (len(edges) + 1) for c in cuts), len(edges)]
+    for start, end in itertools.pairwise(bounds):
+        for batch in bulk.apply(edges[start:end]):
+            if batch.transitions is None:
+                handed_back += 1
+                for e in batch.edges:
+                    memory.lifecycle.apply(e)
+    return handed_back
+
+
+@settings(max_examples=150, deadline=None)
+@given(streams(), st.lists(st.integers(0, 40), max_size=4), st.randoms(use_true_random=False))
+def test_bulk_in_any_batches_gives_the_exports_and_rankings_of_one_by_one(
+    stream: list[EdgeEvent],
+    cuts: list[int],
+    rnd,  # type: ignore[no-untyped-def]
+) -> None:
+    expected = Memory.empty().of(stream).observed()
+    shuffled = stream + rnd.sample(stream, rnd.randint(0, len(stream)))
+    rnd.shuffle(shuffled)
+    memory, bulk = _bulk_memory(InMemorySlotIndex())
+    assert _in_batches(memory, bulk, shuffled, cuts) == 0  # nothing needed the slow path
+    assert memory.observed() == expected
+
+
+@settings(max_examples=25, deadline=None)
+@given(streams(), st.lists(st.integers(0, 40), max_size=3))
+def test_bulk_on_the_sqlite_slot_index_gives_the_same(
+    stream: list[EdgeEvent], cuts: list[int]
+) -> None:
+    expected = Memory.empty().of(stream).observed()
+    with tempfile.TemporaryDirectory() as tmp:
+        slots = SqliteSlotIndex(Path(tmp) / "slots.sqlite")
+        try:
+            memory, bulk = _bulk_memory(slots)
+            _in_batches(memory, bulk, stream, cuts)
+            assert memory.observed() == expected
+        finally:
+            slots.close()
+
+
+def test_transitions_are_the_batchs_net_changes() -> None:
+    _, bulk = _bulk_memory(InMemorySlotIndex())
+    old, new = edge("a", day=1), edge("b", day=2)
+    (batch,) = bulk.apply([new, old])
+    assert batch.transitions is not None
+    got = {(t.edge_id, t.from_state, t.to_state) for t in batch.transitions}
+    assert got == {("a", None, "superseded"), ("b", None, "active")}
+    assert sorted(batch.written) == ["a", "b"]
+    later = edge("c", day=3)
+    (batch,) = bulk.apply([later])
+    assert batch.transitions is not None
+    got = {(t.edge_id, t.from_state, t.to_state) for t in batch.transitions}
+    assert got == {("b", "active", "superseded"), ("c", None, "active")}
+
+
+def test_an_archived_member_hands_the_user_back() -> None:
+    """Whether a compacted fact comes back depends on the time of the edge that resolves
+    its slot: the one-by-one path decides."""
+    memory, bulk = _bulk_memory(InMemorySlotIndex())
+    memory.lifecycle.apply(edge("a", day=1))
+    memory.vectors.delete("u1", ["a"])  # as compaction does: the slot index keeps it
+    (batch,) = bulk.apply([edge("b", day=2, confidence=0.4), edge("x", user="u2")])[:1]
+    assert batch.user_id == "u1" and batch.transitions is None
+    assert memory.vectors.get("u1", ["b"]) == []  # nothing written for the handed-back user
+
+
+def test_an_id_with_other_content_hands_the_user_back() -> None:
+    memory, bulk = _bulk_memory(InMemorySlotIndex())
+    within = bulk.apply([edge("a", day=1), edge("a", day=1, slot="other.slot")])
+    assert within[0].transitions is None
+    memory.lifecycle.apply(edge("b", day=1))
+    stored = bulk.apply([edge("b", day=1, slot="other.slot")])
+    assert stored[0].transitions is None
+    same = bulk.apply([edge("b", day=1)])  # the same edge again: nothing to decide
+    assert same[0].transitions == []
+
+
+def test_an_edge_without_embedding_hands_the_user_back_and_apply_all_reports_it() -> None:
+    memory, bulk = _bulk_memory(InMemorySlotIndex())
+    bare = edge("a").model_copy(update={"embedding": None})
+    (batch,) = bulk.apply([bare])
+    assert batch.transitions is None
+    seen: list[str] = []
+    apply_all(bulk, lambda e: seen.append(e.edge_id), [bare, edge("z", user="u2")])
+    assert seen == ["a"]  # the one-by-one path gets it (and raises, as it always did)
+    assert [r.edge_id for r in memory.vectors.scroll("u2")] == ["z"]
+
+
+def test_users_are_independent() -> None:
+    memory, bulk = _bulk_memory(InMemorySlotIndex())
+    edges = [edge(f"e{i}", day=i, user=USERS[i % 2]) for i in range(6)]
+    bulk.apply(edges)
+    for user in USERS:
+        expected = Memory.empty().of([e for e in edges if e.user_id == user])
+        assert [r.model_dump() for r in memory.vectors.scroll(user)] == [
+            r.model_dump() for r in expected.vectors.scroll(user)
+        ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.permutations(ASSOCIATION_STREAM),
+    st.lists(st.sampled_from(ASSOCIATION_STREAM), max_size=4),
+    st.lists(st.integers(0, 20), max_size=3),
+    st.booleans(),
+)
+def test_bulk_keeps_slot_association_as_one_by_one_does(
+    order: list[EdgeEvent], repeats: list[EdgeEvent], cuts: list[int], on_sqlite: bool
+) -> None:
+    """Free facts join the closest earlier keyed slot (workers/lifecycle/association.py),
+    late anchors attract the free facts after them: in any batches, the same records."""
+    reference, ref_vectors = association_service()
+    for e in ASSOCIATION_STREAM:
+        reference.apply(e)
+    expected = dumps_stable(export_user(ref_vectors, "u1"))
+    with tempfile.TemporaryDirectory() as tmp:
+        slots = SqliteSlotIndex(Path(tmp) / "s.sqlite") if on_sqlite else InMemorySlotIndex()
+        try:
+            vectors = InMemoryVectorIndex()
+            memory = Memory(LifecycleService(slots, vectors, POLICY), vectors, None)  # type: ignore[arg-type]
+            bulk = BulkLifecycle(slots, vectors, POLICY)
+            assert _in_batches(memory, bulk, [*order, *repeats], cuts) == 0
+            assert dumps_stable(export_user(vectors, "u1")) == expected
+        finally:
+            slots.close()
