@@ -63,7 +63,10 @@ def edges_for_turn(
         for i, fact in enumerate(facts)
     ]
     if turn.role == "user" and turn.text.strip():
-        anchors = [f.event_time for f in facts if f.event_time is not None]
+        # The turn expires with a plan it announces (an anchor after the moment it was
+        # said), not with what it tells of the past: "last week I went to …" was history
+        # when it was said, and the rest of the turn stays findable (Appendix AA).
+        anchors = [f.event_time for f in facts if f.event_time is not None and f.event_time > at]
         edges.append(
             EdgeEvent(
                 edge_id=raw_edge_id(turn),
