@@ -69,6 +69,28 @@ def register(
     b.add_argument("--cases", type=Path, help="case directory (default tests/paper_cases/data)")
     b.add_argument("--json", action="store_true")
     b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
+    b = bench.add_parser(
+        "paper-turns",
+        parents=[common],
+        help="the paper's worked examples as natural turns (extraction)",
+    )
+    b.add_argument(
+        "--cases",
+        default="cases",
+        help="cases (the development set), heldout (the same facts in other words) or a "
+        "directory of case files",
+    )
+    b.add_argument("--extractor", choices=("rules", "llm"), default="rules")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--failures", action="store_true", help="show what failed, and its top 5")
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
+    b = bench.add_parser(
+        "association", parents=[common], help="cosines behind the slot-association thresholds"
+    )
+    b.add_argument("dir", type=Path, help="a directory written by `lifecycle generate`")
+    b.add_argument("--personas", type=int, default=None, help="first N personas (default all)")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     b = bench.add_parser("embedders", parents=[common], help="embedding cost per sentence")
     b.add_argument("--json", action="store_true")
     b.add_argument(
@@ -87,6 +109,13 @@ def _lifecycle(p: argparse.ArgumentParser, common: argparse.ArgumentParser) -> N
     g = lc.add_parser("generate", parents=[common], help="generate personas, facts, questions")
     g.add_argument("--personas", type=int, default=40)
     g.add_argument("--seed", type=int, default=7)
+    g.add_argument(
+        "--phrasings",
+        choices=("all", "train", "test"),
+        default="all",
+        help="draw wordings from this half of every phrasing family (train: the extractor "
+        "may be tuned on it; test: never looked at while tuning)",
+    )
     g.add_argument("--out", type=Path, required=True)
     g.add_argument("--json", action="store_true")
     r = lc.add_parser("run", parents=[common], help="answer the questions in every config")
@@ -148,6 +177,14 @@ def run(args: argparse.Namespace) -> int:
         from bench import growth
 
         return growth.run(args)
+    if args.bench == "association":
+        from bench import association
+
+        return association.run(args)
+    if args.bench == "paper-turns":
+        from bench import paper_turns
+
+        return paper_turns.run_cmd(args)
     if args.bench == "embedders":
         from bench import embedders
 

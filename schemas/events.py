@@ -77,7 +77,8 @@ class TurnEvent(BaseModel):
     session_id: str = Field(min_length=1)
     turn_id: str = Field(min_length=1)
     role: Literal["user", "assistant"]
-    text: str = Field(max_length=20_000)
+    #: Any length: a long turn is kept whole, as chunks (workers/extraction/long_turns.py).
+    text: str
     timestamp: UtcDatetime
 
 

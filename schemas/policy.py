@@ -66,6 +66,26 @@ class SupersessionPolicy(BaseModel):
         return self.accumulate_threshold
 
 
+class AssociationPolicy(BaseModel):
+    """Slot association by similarity (issue 11; `workers/lifecycle/association.py`): an
+    edge without a slot key joins the replace-semantics slot whose earlier keyed fact it
+    matches at cosine ≥ `soft_cosine` (a soft update), and supersedes when the match is
+    ≥ `hard_cosine` and it states a different value. Not in the paper: ours, set from the
+    measurement in the policy file's note."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    soft_cosine: float = Field(default=0.6, ge=0, le=1)
+    hard_cosine: float = Field(default=0.75, ge=0, le=1)
+    note: str = ""
+
+    @model_validator(mode="after")
+    def _ordered(self) -> AssociationPolicy:
+        if self.hard_cosine < self.soft_cosine:
+            raise ValueError("association: hard_cosine must be ≥ soft_cosine")
+        return self
+
+
 class NumericRescue(BaseModel):
     """Appendix H, stage 3: numeric edges keep ≥ 0.95·σ when σ ≥ 0.85."""
 
@@ -115,6 +135,7 @@ class Policy(BaseModel):
     version: int = 1
     categories: dict[Category, CategoryPolicy]
     supersession: SupersessionPolicy = SupersessionPolicy()
+    association: AssociationPolicy = AssociationPolicy()
     numeric_rescue: NumericRescue = NumericRescue()
     emotion: EmotionPolicy = EmotionPolicy()
     #: Appendix K: date-aware expiry with a 14-day buffer.

@@ -18,6 +18,19 @@ class SoftPressure(BaseModel):
     gamma: float = Field(ge=0, le=1)
 
 
+class Association(BaseModel):
+    """How a fact without a slot key took part in a slot's lifecycle (issue 11): the keyed
+    fact it matched, how closely (cosine of the embeddings), and whether it superseded
+    (`hard`) or only softly pressed the slot's earlier values."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    slot: str
+    anchor: str
+    similarity: float = Field(ge=-1, le=1)
+    hard: bool
+
+
 class Lifecycle(BaseModel):
     """ξ and its provenance. Bi-temporal: every change records the transaction time."""
 
@@ -32,6 +45,7 @@ class Lifecycle(BaseModel):
     mentions: int = Field(default=1, ge=1)
     last_mentioned_at: UtcDatetime | None = None
     soft_pressures: tuple[SoftPressure, ...] = ()
+    associated: Association | None = None
 
 
 class FactRecord(BaseModel):

@@ -3,10 +3,11 @@ distributed ranking-determinism tests (issue 12): rankings, not exports, are the
 an export leaves the vectors and every ranking statistic out.
 
 `stream()` is the demo story (supersession, a soft update, a retraction, quarantine,
-event-time expiry) for two users, with notes enough to fill every candidate cut; a third
-user talks about the same things in the same words. `rankings()` is the full JSON of every
-question of a user, as of a time before, inside and after the story's events, with both
-rankings.
+event-time expiry) for two users, with restatements no slot key names (slot association by
+similarity, issue 11: it must be as order-independent as the rest), with notes enough to
+fill every candidate cut; a third user talks about the same things in the same words.
+`rankings()` is the full JSON of every question of a user, as of a time before, inside and
+after the story's events, with both rankings.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ QUESTIONS = (
     "what does she eat",
     "Lisbon flight",
     "coffee in London",
+    "which milk does she take in her coffee",
+    "when does she play football",
 )
 #: Before the story's last events, between them, and long after (expiry; the past and future).
 AS_OFS = (
@@ -49,6 +52,31 @@ def story_for(user: str) -> list[dict[str, Any]]:
         row.update(user_id=user, edge_id=f"{user}/{row['edge_id']}")
         rows.append(row)
     return rows
+
+
+def restatements_for(user: str) -> list[dict[str, Any]]:
+    """Facts without a slot key that restate a keyed fact of the story in other words: each
+    joins that slot by similarity (soft, or superseding on a clear match with a new value).
+    One is said before the fact it matches was (it must not join), and the rent's is
+    delivered out of order in any permutation."""
+    rows = [
+        ("milk-almond", "Maya prefers almond milk in her coffee now", "2026-09-20", "almond milk"),
+        ("football-mondays", "Maya plays five-a-side football on Mondays now", "2026-09-25", None),
+        ("rent-1250", "Maya's rent is $1,250 a month now", "2026-09-28", "$1,250/month"),
+        ("cafe-early", "Maya's favorite cafe in London is Prufrock Coffee", "2026-08-01", None),
+    ]
+    category = {"rent-1250": "FINANCIAL_MATERIAL"}
+    return [
+        {
+            "user_id": user,
+            "edge_id": f"{user}/{edge_id}",
+            "text": text,
+            "category": category.get(edge_id, "PREFERENCES_HABITS"),
+            "ingest_time": f"{day}T12:00:00Z",
+            **({"value": value} if value else {}),
+        }
+        for edge_id, text, day, value in rows
+    ]
 
 
 def notes_for(user: str, n: int, seed: int) -> list[dict[str, Any]]:
@@ -78,9 +106,11 @@ def neighbour_rows(n: int = 30) -> list[dict[str, Any]]:
 
 
 def stream() -> list[dict[str, Any]]:
-    """Every edge of the two users, story and notes, in order, user after user."""
+    """Every edge of the two users, story, restatements and notes, user after user."""
     return [
-        row for i, user in enumerate(USERS) for row in story_for(user) + notes_for(user, 48, seed=i)
+        row
+        for i, user in enumerate(USERS)
+        for row in story_for(user) + restatements_for(user) + notes_for(user, 48, seed=i)
     ]
 
 

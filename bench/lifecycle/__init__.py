@@ -24,7 +24,9 @@ from pathlib import Path
 def generate_cmd(args: argparse.Namespace) -> int:
     from bench.lifecycle.generator import generate
 
-    written = generate(int(args.personas), int(args.seed), Path(args.out))
+    written = generate(
+        int(args.personas), int(args.seed), Path(args.out), getattr(args, "phrasings", "all")
+    )
     summary = {
         "personas": written.personas, "facts": written.facts, "turns": written.turns,
         "questions": written.questions, "out": str(written.out),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bench.lifecycle import phrasing_events as ev
+from bench.lifecycle.halves import pick
 from bench.lifecycle.personas import FIRST_NAMES
 from bench.lifecycle.phrasing import STATE_KINDS, Kind, fill
 from bench.lifecycle.phrasing_filler import FILLER_KINDS, FILLER_VALUES, FILLER_WEIGHTS
@@ -68,7 +69,7 @@ def background(t: Timeline) -> None:
         if plan is not None:
             place = rng.choice(ev.PLAN_PLACES.get(plan.name, ("",)))
             values = {"place": place, "slug": place.lower().replace(" ", "_")}
-            t.add(rng.randint(0, t.last), fill(rng.choice(plan.say), **values),
+            t.add(rng.randint(0, t.last), fill(pick(rng, plan.say), **values),
                   fill(plan.gold, **values), plan.category, plan.slot.format(**values),
                   confidence=0.9, tag=plan.name)  # fmt: skip
     _purchases(t, rng.randint(0, 2))
@@ -98,10 +99,10 @@ def _members(t: Timeline, name: str, n: int) -> None:
         values = {"v": v, "slug": v.lower().replace(" ", "_"), "species": rng.choice(SPECIES)}
         slot = kind.slot.format(**values)
         start = rng.randint(0, t.last)
-        t.add(start, fill(rng.choice(kind.say), **values), fill(kind.gold, **values),
+        t.add(start, fill(pick(rng, kind.say), **values), fill(kind.gold, **values),
               kind.category, slot, value=v, tag=name)  # fmt: skip
         if start < t.last - 3 and rng.random() < 0.2:
-            t.add(rng.randint(start + 3, t.last), fill(rng.choice(kind.stop), **values),
+            t.add(rng.randint(start + 3, t.last), fill(pick(rng, kind.stop), **values),
                   fill(kind.gold_stop, **values), kind.category, slot, update="replace",
                   tag=name)  # fmt: skip
 
@@ -127,7 +128,7 @@ def filler(t: Timeline, per_session: tuple[int, int] = (3, 7)) -> None:
     for s, start in enumerate(p.sessions):
         for _ in range(rng.randint(*per_session)):
             kind = rng.choices(kinds, weights)[0]
-            say_t, gold_t = rng.choice(kind.pairs)
+            say_t, gold_t = pick(rng, kind.pairs)
             values = {name: rng.choice(pool) for name, pool in sorted(FILLER_VALUES.items())}
             values["name"] = rng.choice(FIRST_NAMES)
             values["amount"] = money(rng.randint(20, 400), p.scale, p.currency)

@@ -9,7 +9,7 @@ attack vectors in Table 12's proportions. Output (one directory):
 * `turns.jsonl` — the conversations, `frecall ingest` format (the text track); every fact is
   told in exactly one user turn, so a result is scored through its `source_turns`;
 * `questions.jsonl` — question, `as_of`, mode (any / all / absent), gold and stale fact ids;
-* `manifest.json` — counts, seed, version, personas.
+* `manifest.json` — counts, seed, version, phrasing half, personas.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.lifecycle.background import background, filler
+from bench.lifecycle.halves import drawing, pick
 from bench.lifecycle.personas import make_persona
 from bench.lifecycle.phrasing_filler import ASSISTANT, SMALL_TALK
 from bench.lifecycle.scenarios import AV_NAMES, BUILDERS, PAPER_COUNTS
@@ -153,12 +154,12 @@ def turn_lines(t: Timeline) -> Iterator[dict[str, Any]]:
         for turn in range(1, t.session_turns[s] + 1):
             tid = f"{p.pid}-s{s:02d}-t{2 * turn - 1:02d}"
             fact = told.get(tid)
-            text = fact.say if fact else t.rng.choice(SMALL_TALK)
+            text = fact.say if fact else pick(t.rng, SMALL_TALK)
             at = start + timedelta(minutes=TURN_MINUTES * (turn - 1))
             base = {"user_id": p.user_id, "session_id": f"{p.pid}-s{s:02d}"}
             yield {**base, "turn_id": tid, "role": "user", "text": text, "timestamp": _iso(at)}
             yield {**base, "turn_id": f"{p.pid}-s{s:02d}-t{2 * turn:02d}", "role": "assistant",
-                   "text": t.rng.choice(ASSISTANT),
+                   "text": pick(t.rng, ASSISTANT),
                    "timestamp": _iso(at + timedelta(minutes=1))}  # fmt: skip
 
 
@@ -186,10 +187,16 @@ class Written:
     out: Path
 
 
-def generate(n: int, seed: int, out: Path) -> Written:
-    """Write the four files of a benchmark set with n personas to `out`."""
+def generate(n: int, seed: int, out: Path, phrasings: str = "all") -> Written:
+    """Write the four files of a benchmark set with n personas to `out`, its wordings drawn
+    from the `phrasings` half of every phrasing family (`halves.py`)."""
     if n < 1:
         raise GeneratorError("-", "--personas must be at least 1")
+    with drawing(phrasings):
+        return _generate(n, seed, out, phrasings)
+
+
+def _generate(n: int, seed: int, out: Path, phrasings: str) -> Written:
     out.mkdir(parents=True, exist_ok=True)
     counts: Counter[str] = Counter()
     per_av: Counter[str] = Counter()
@@ -227,6 +234,7 @@ def generate(n: int, seed: int, out: Path) -> Written:
             })  # fmt: skip
     manifest = {
         "benchmark": "lifecycle", "version": VERSION, "seed": seed, "personas": n,
+        "phrasings": phrasings,
         "counts": {**dict(counts), "questions": sum(per_av.values()),
                    "per_av": dict(sorted(per_av.items(), key=lambda kv: int(kv[0][2:]))),
                    "per_category": dict(per_category.most_common()),

@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import TypeVar
 
 from bench.lifecycle import phrasing_events as ev
+from bench.lifecycle.halves import pick
 from bench.lifecycle.personas import EMPLOYERS, FEMALE_NAMES, FIRST_NAMES, MALE_NAMES
 from bench.lifecycle.phrasing import STATE_KINDS, Kind, article, fill
 from bench.lifecycle.phrasing_numbers import (
@@ -75,7 +76,7 @@ def say(
     extracted from "I drink cortados now", a fact cannot know what came before.
     """
     slot = kind.slot.format(**values)
-    template = t.rng.choice(templates)
+    template = pick(t.rng, templates)
     names_old = "{old}" in template or "{a_old}" in template
     statement = plain if plain and not names_old else (gold or kind.gold)
     return t.add(
@@ -96,7 +97,7 @@ def say(
 def ask(t: Timeline, templates: tuple[str, ...], **values: str) -> str:
     """A question; templates naming a value the caller did not give are skipped."""
     usable = [q for q in templates if all(f"{{{k}}}" not in q or values.get(k) for k in ("old",))]
-    return fill(t.rng.choice(usable or list(templates)), **values)
+    return fill(pick(t.rng, usable or templates), **values)
 
 
 def chain(
@@ -249,9 +250,9 @@ def av5(t: Timeline) -> Question | None:
         else:
             start = t.rng.randint(0, 20)
             end = t.rng.randint(start + 3, t.last)
-            t.add(end, fill(t.rng.choice(kind.stop), **values), fill(kind.gold_stop, **values),
+            t.add(end, fill(pick(t.rng, kind.stop), **values), fill(kind.gold_stop, **values),
                   kind.category, slot, update="replace", tag=kind.name)  # fmt: skip
-        fact = t.add(start, fill(t.rng.choice(kind.say), **values), fill(kind.gold, **values),
+        fact = t.add(start, fill(pick(t.rng, kind.say), **values), fill(kind.gold, **values),
                      kind.category, slot, value=v, tag=kind.name)  # fmt: skip
         (gold if i < current else stale).append(fact)
     return Question("AV5", ask(t, kind.ask), kind.name, "aggregate", ALL, gold, stale)
@@ -266,18 +267,18 @@ def av7(t: Timeline) -> Question | None:
     values = {"place": place, "slug": place.lower().replace(" ", "_")}
     slot = plan.slot.format(**values)
     s1 = t.rng.randint(1, t.last - 3)
-    plans = [t.add(s1, fill(t.rng.choice(plan.say), **values), fill(plan.gold, **values),
+    plans = [t.add(s1, fill(pick(t.rng, plan.say), **values), fill(plan.gold, **values),
                    plan.category, slot, confidence=0.9, tag=plan.name)]  # fmt: skip
     now = t.rng.random() < 0.2
     s2 = s1 if now else t.rng.randint(s1 + 2, t.last)
     if s2 - s1 >= 2 and t.rng.random() < 0.3:
-        plans.append(t.add(t.rng.randint(s1 + 1, s2 - 1), fill(t.rng.choice(plan.say), **values),
+        plans.append(t.add(t.rng.randint(s1 + 1, s2 - 1), fill(pick(t.rng, plan.say), **values),
                            fill(plan.gold, **values), plan.category, slot, confidence=0.9,
                            tag=plan.name))  # fmt: skip
-    reason = t.rng.choice(plan.reasons)
+    reason = pick(t.rng, plan.reasons)
     reason = reason[:1].upper() + reason[1:]  # every retraction template ends ". {reason}"
-    ref = fill(t.rng.choice(plan.refs), **values)
-    template = t.rng.choice(ev.DROP_NOW if now else ev.DROP)
+    ref = fill(pick(t.rng, plan.refs), **values)
+    template = pick(t.rng, ev.DROP_NOW if now else ev.DROP)
     gold = fill(plan.gold, **values).replace("User is ", "User is no longer ", 1)
     drop = t.add(s2, fill(template, ref=ref, reason=reason), f"{gold} ({reason})",
                  plan.category, None, retracts=(slot,), tag=f"{plan.name}-drop",
@@ -312,7 +313,7 @@ def event(
     when = ev.gold_when(at, kind.timed)
     noun = values["noun"]
     gold = f"User's {noun} was moved to {when}" if move else f"User has {article(noun)} on {when}"
-    text = fill(t.rng.choice(kind.move if move else kind.say), when=on, to=to, **values)
+    text = fill(pick(t.rng, kind.move if move else kind.say), when=on, to=to, **values)
     return t.add(session, text, gold, kind.category, kind.slot.format(**values),
                  update="replace", event_time=at, tag=kind.name)  # fmt: skip
 

@@ -45,7 +45,7 @@ class TurnIn(BaseModel):
     session_id: str = Field(min_length=1, max_length=256)
     turn_id: str = Field(min_length=1, max_length=256)
     role: Literal["user", "assistant"]
-    text: str = Field(max_length=20_000)
+    text: str  # any length (DESIGN §6): a pasted document is kept
     timestamp: UtcDatetime
 
     def to_event(self) -> TurnEvent:

@@ -24,7 +24,7 @@ from workers.lifecycle.service import ForgetReceipt
 from workers.ports import FactExtractor, TurnContext
 from workers.progress import Progress
 from workers.stores.memory_turns import InMemoryTurnContext
-from workers.turns import turn_edges
+from workers.turns import TurnEdges, embedded, turn_edges
 
 BATCH = 256
 #: Turns per batch: each yields a few edges, embedded together.
@@ -103,7 +103,7 @@ class EmbeddedPipeline:
         progress = Progress(f"ingest {source}")
         context = context if context is not None else InMemoryTurnContext(keep_extractions=False)
         for batch in _batches(items, TURN_BATCH):
-            pending: list[_Pending] = []
+            steps: list[tuple[int, str, TurnEdges]] = []
             for position, raw, turn in batch:
                 if isinstance(turn, InputError):
                     report.failures.append(self.problems.add(source, position, turn.reason, raw))
@@ -114,17 +114,26 @@ class EmbeddedPipeline:
                     report.failures.append(self.problems.add(source, position, step.failure, raw))
                     report.failed += 1
                 report.turns += 1
-                pending += [_Pending(source, position, raw, edge) for edge in step.edges]
-            self._commit(pending, report)
+                steps.append((position, raw, step))
+            edges = embedded(self.app.embedder, [step for _, _, step in steps])
+            pending = [
+                _Pending(source, position, raw, edge)
+                for (position, raw, _), mine in zip(steps, edges, strict=True)
+                for edge in mine
+            ]
+            self._commit(pending, report, embedded=True)
             progress.tick(len(batch))
         progress.finish()
         return report
 
-    def _commit(self, pending: list[_Pending], report: IngestReport) -> None:
+    def _commit(
+        self, pending: list[_Pending], report: IngestReport, embedded: bool = False
+    ) -> None:
         """Embed, append to the log, then apply: the log is written before any store."""
         if not pending:
             return
-        edges = with_embeddings(self.app.embedder, [p.edge for p in pending])
+        edges = [p.edge for p in pending]
+        edges = edges if embedded else with_embeddings(self.app.embedder, edges)
         self.app.log.append(edges)
         for p, edge in zip(pending, edges, strict=True):
             try:

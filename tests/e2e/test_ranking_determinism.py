@@ -77,6 +77,10 @@ def test_permutations_and_duplications_give_identical_query_results(fresh: Open)
     ingest(reference, rows)
     expected = all_rankings(reference, [*USERS, NEIGHBOUR])
     assert any('"results":[{' in r for r in expected["ana"])
+    # Slot association by similarity takes part (soft and superseding): it too must be a
+    # function of the edge set.
+    assert any("no slot key: supersedes user.rent" in r for r in expected["ana"])
+    assert any("no slot key: soft update of hobby.football" in r for r in expected["ana"])
     for seed, batch in ((1, 1000), (2, 7), (3, 1)):
         other = fresh()
         ingest(other, shuffled_with_duplicates(rows, seed), batch)
@@ -92,14 +96,16 @@ def test_permutations_and_duplications_give_identical_query_results(fresh: Open)
 
 
 def test_forget_is_never_ingested_for_rankings_in_a_live_process(fresh: Open) -> None:
-    erased_fact, erased_user = "ben/city-london", NEIGHBOUR
+    # A plain fact, and the keyed fact a restatement was associated with (it is released).
+    erased_facts, erased_user = ("ben/city-london", "ben/filler-10"), NEIGHBOUR
     live = fresh()
     ingest(live, stream() + neighbour_rows())
     before = all_rankings(live)
-    live.forget("ben", erased_fact)
+    for fact in erased_facts:
+        live.forget("ben", fact)
     live.forget(erased_user)
     never = fresh()
-    ingest(never, [r for r in stream() if r["edge_id"] != erased_fact])
+    ingest(never, [r for r in stream() if r["edge_id"] not in erased_facts])
     after = all_rankings(live, [*USERS, NEIGHBOUR])
     assert_same(after, all_rankings(never, [*USERS, NEIGHBOUR]))
     assert after["ben"] != before["ben"]  # the erasure did change Ben's answers

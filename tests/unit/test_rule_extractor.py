@@ -19,7 +19,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from schemas.categories import Category, UpdateSemantics
-from schemas.events import TurnEvent
+from schemas.events import EdgeEvent, TurnEvent
+from tests.unit.extraction_helpers import facts_of
 from workers.extraction import ExtractedFact, RuleExtractor
 
 C = Category
@@ -43,9 +44,10 @@ def turn(text: str, role: str = "user", n: int = 0) -> TurnEvent:
     )
 
 
-def extract(text: str, context: Sequence[str] = ()) -> list[ExtractedFact]:
+def extract(text: str, context: Sequence[str] = ()) -> list[EdgeEvent]:
+    """What the offline extraction keeps: the rules' facts, classified by the stage."""
     ctx = [turn(c, n=i) for i, c in enumerate(context)]
-    return EXTRACTOR.extract(turn(text, n=len(ctx) + 1), ctx)
+    return facts_of(EXTRACTOR, turn(text, n=len(ctx) + 1), ctx)
 
 
 @dataclass(frozen=True)

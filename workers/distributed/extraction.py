@@ -7,14 +7,13 @@ from collections.abc import Sequence
 
 from pydantic import ValidationError
 
-from schemas.events import EdgeEvent, TurnEvent
+from schemas.events import TurnEvent
 from schemas.streams import EDGES
 from workers.distributed.messages import Outgoing, Received, Rejections
 from workers.distributed.ports import DeliveryLedger
-from workers.embedding.attach import with_embeddings
 from workers.errors import brief
 from workers.ports import Embedder, FactExtractor, TurnContext
-from workers.turns import turn_edges
+from workers.turns import TurnEdges, embedded, turn_edges
 
 
 class ExtractionHandler:
@@ -37,7 +36,7 @@ class ExtractionHandler:
 
     def handle_turns(self, messages: Sequence[Received]) -> list[Outgoing]:
         out: list[Outgoing] = []
-        edges: list[EdgeEvent] = []
+        steps: list[TurnEdges] = []
         for message in messages:
             try:
                 turn = TurnEvent.model_validate_json(message.value)
@@ -49,7 +48,7 @@ class ExtractionHandler:
             step = turn_edges(turn, self._extractor, self._context)
             if step.failure is not None:
                 out.append(self._reject(message, "extraction failed", step.failure))
-            edges += step.edges
-        for edge in with_embeddings(self._embedder, edges):
-            out.append(Outgoing(EDGES, edge.user_id, edge.model_dump_json().encode()))
+            steps.append(step)
+        for edges in embedded(self._embedder, steps):
+            out += [Outgoing(EDGES, e.user_id, e.model_dump_json().encode()) for e in edges]
         return out

@@ -72,11 +72,14 @@ _NEGATION = re.compile(
     r"(?!\s+(?:sure|decided|certain|only|just|yet|100%)\b)",
     re.IGNORECASE,
 )
+#: An added value, not a changed one: "I also love chocolate", "… as well", "me too".
+ALSO = re.compile(r"\b(?:also|as\s+well)\b|\btoo\s*(?:[,.!?]|$)", re.IGNORECASE)
 #: Strong hedges → soft update at low confidence (Appendix F: "thinking about moving").
 _HEDGE = re.compile(
     r"\b(?:thinking\s+(?:about|of)|considering|contemplating|might|maybe|perhaps|possibly"
     r"|not\s+sure|unsure|not\s+decided|undecided|(?:haven't|havent|have\s+not)\s+decided"
-    r"|debating|toying\s+with|wondering\s+(?:about|if|whether)|on\s+the\s+fence|could(?!\s+(?:not"
+    r"|debating|toying\s+with|tempted\s+to|wondering\s+(?:about|if|whether)|on\s+the\s+fence"
+    r"|could(?!\s+(?:not"
     r"|n't|finally))|would\s+like\s+to|i'd\s+like\s+to|i'd\s+love\s+to|hoping\s+to|hope\s+to"
     r"|want\s+to|wanna|kinda\s+want|someday|weighing|(?:may|mite)\s+(?=(?:be|have|get|go|move"
     r"|switch|start|take|try|need|want|end|do|quit|leave|sell|buy)\b)"

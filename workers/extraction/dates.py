@@ -60,7 +60,7 @@ _CUE = re.compile(
     rf"|(?:{_NUM_WORDS})\s+{_UNITS}\s+(?:ago|from\s+(?:now|today|tomorrow))"
     rf"|(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
     rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b"
-    rf"|(?:(?:in|on|by|until|since|early|late|mid|end\s+of|beginning\s+of)\s+|mid-)"
+    rf"|(?:(?:in|on|by|until|since|early|late|mid|end\s+of|beginning\s+of|for)\s+|mid-)"
     rf"(?:{_MONTHS})\b"
     rf"|(?:{_MONTHS})\s+\d{{4}}"
     # "on 3/14", "3/14/2025" — a bare "24/7" or "1/2 cup" is no date
@@ -267,6 +267,14 @@ def _with_time_of_day(day: datetime, text: str) -> datetime:
     return day.replace(hour=hour, minute=minute)
 
 
+def _month_of(words: str, text: str) -> bool:
+    """A bare month ("March") that the text introduces as a time ("scheduled for March")."""
+    month = words.strip().lower()
+    return month in _MONTH_NUMBER and bool(
+        re.search(rf"\b(?:in|for|by|until|since|during)\s+{re.escape(month)}\b", text, re.I)
+    )
+
+
 def _with_dateparser(text: str, base: datetime, prefer: Prefer) -> DateMention | None:
     settings = {
         # dateparser works on naive datetimes in the TIMEZONE given; ours is UTC.
@@ -282,7 +290,9 @@ def _with_dateparser(text: str, base: datetime, prefer: Prefer) -> DateMention |
         logger.warning("dateparser failed on %r", text, exc_info=True)
         return None
     # Keep only results that carry a real date cue: dateparser reads "we" as Wednesday.
-    accepted = [(words, when) for words, when in found or () if _CUE.search(words)]
+    accepted = [
+        (words, when) for words, when in found or () if _CUE.search(words) or _month_of(words, text)
+    ]
     if not accepted:
         return None
     dated = [(w, t) for w, t in accepted if not _TIME_ONLY.match(w)]

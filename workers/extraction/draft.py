@@ -14,6 +14,7 @@ from typing import Literal
 
 from schemas.categories import Category
 from schemas.categories import UpdateSemantics as UpdateSemantics  # re-exported for families
+from workers.extraction.model import PrototypeUse
 
 C = Category
 R, A, S = UpdateSemantics.REPLACE, UpdateSemantics.ACCUMULATE, UpdateSemantics.SOFT
@@ -84,11 +85,15 @@ class Draft:
     #: The fact in canonical words ("User's manager is Kenji"), put before the user's own
     #: ("User reports to Kenji now"): a question asks in the canonical words, not the turn's.
     statement: str | None = None
+    #: How the prototype classifier treats the fact (`ExtractedFact.prototype`): value
+    #: families leave the category, and a missing slot, to it ("decide", or "require" when
+    #: the fact is only worth keeping if it names a known attribute).
+    prototype: PrototypeUse | None = None
 
 
 def from_match(
     kind: str,
-    slot: str,
+    slot: str | None,
     value: str | None,
     m: re.Match[str],
     cats: Weights,
@@ -104,8 +109,10 @@ def from_match(
     needs_date: bool = False,
     near_logistics: bool = False,
     statement: str | None = None,
+    prototype: PrototypeUse | None = None,
+    span: tuple[int, int] | None = None,
 ) -> Draft:
-    """A draft spanning the match `m` (the common shape of most pattern modules)."""
+    """A draft spanning the match `m`, or `span` inside it (the shape of every family)."""
     return Draft(
         kind=kind,
         categories=cats,
@@ -113,7 +120,7 @@ def from_match(
         value=value,
         update=update,
         confidence=confidence,
-        span=(m.start(), m.end()),
+        span=span or (m.start(), m.end()),
         priority=priority,
         dates=dates,
         dated_now=dated_now,
@@ -123,4 +130,5 @@ def from_match(
         needs_date=needs_date,
         near_logistics=near_logistics,
         statement=statement,
+        prototype=prototype,
     )

@@ -9,11 +9,19 @@ extraction agent adds when it turns the fact into an edge.
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from schemas.categories import Category, UpdateSemantics
 from schemas.events import UtcDatetime, normalize_slot_key, normalize_weights
+
+#: What the extraction stage's prototype classifier may do with a fact (`prototypes.py`):
+#: "decide" its category, and its slot when it has none (a value family found the value, not
+#: what it is about); "require" the same, dropping the fact when no known attribute matches;
+#: "check" a rule's slot, re-slotting only on a clear contradiction ("moved to the United
+#: Church of Christ" is no change of city). None: leave it (LLM facts).
+PrototypeUse = Literal["decide", "require", "check"]
 
 #: Soft membership must still have a clear primary category (paper §3.1, A.5): a fact whose
 #: strongest weight is below this is a classification failure, not a soft fact.
@@ -32,6 +40,8 @@ class ExtractedFact(BaseModel):
       the earlier ones. `retracts` names slots whose earlier facts are withdrawn.
     * `event_time` is absolute and UTC (the anchor h of §3.3), resolved from the turn time.
     * `quarantined` facts are instruction-like content kept for audit only (B.5).
+    * `prototype`: what the extraction stage's classifier may change (see `PrototypeUse`);
+      the rule extractor's choice, never the LLM's.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -47,6 +57,7 @@ class ExtractedFact(BaseModel):
     numeric: bool = False
     emotional_loading: float = Field(default=0.0, ge=0, le=1)
     quarantined: bool = False
+    prototype: PrototypeUse | None = None
 
     @field_validator("categories", mode="before")
     @classmethod

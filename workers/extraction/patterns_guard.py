@@ -80,6 +80,27 @@ def is_question(sentence: str) -> bool:
     return _QUESTION_START.match(stripped) is not None and not _NOT_QUESTION.match(stripped)
 
 
+#: A question tagged onto a statement: "my rent is $950 a month, is that a lot?"
+_TAG_QUESTION = re.compile(
+    r"[,;:]\s*(?:so\s+|but\s+|and\s+)?(?:how|what|what's|which|is\s+(?:that|it|this|there)"
+    r"|are\s+(?:they|those|these|there)|does|do|did|can|could|should|would|will|any|anything"
+    r"|where|when|why|who|right|isn't|aren't|don't|ok|okay)\b[^,;:]*\?\s*$",
+    _I,
+)
+
+
+def statement_part(sentence: str) -> str | None:
+    """What a sentence states: all of it, the statement before a tagged-on question, or
+    None for a question ("do you know where I live?" states nothing)."""
+    stripped = sentence.strip()
+    if not stripped.endswith("?"):
+        return None if is_question(stripped) else sentence
+    if _QUESTION_START.match(stripped) and not _NOT_QUESTION.match(stripped):
+        return None
+    m = _TAG_QUESTION.search(stripped)
+    return stripped[: m.start()].strip() if m and m.start() > 0 else None
+
+
 def is_world_knowledge(sentence: str) -> bool:
     """General knowledge with no first-person anchor ("Paris is the capital of France")."""
     return not has_first_person(sentence) and _WORLD.search(sentence) is not None

@@ -52,6 +52,7 @@ _ORG_VERBS = (
     r"position|role|gig)\s+(?:at|with|from)|accepted\s+(?:an?\s+|the\s+)?(?:offer|job|position)"
     r"\s+(?:at|from|with)|(?:got\s+)?hired\s+(?:at|by)|employed\s+(?:at|by)|signed\s+with"
     r"|(?:my\s+)?new\s+job\s+(?:is\s+)?at|my\s+(?:employer|company)\s+is"
+    r"|(?:my|our)\s+(?:team|group|lab|department|division|office|org)\s+at"
 )
 _WORKS = re.compile(rf"\b(?P<verb>{_ORG_VERBS})\s+{_OBJ}", _I)
 _LEFT = re.compile(
@@ -151,16 +152,17 @@ def _city(
     confidence: float,
     dates: d.DatePreference,
 ) -> Draft:
-    return Draft(
-        kind=kind,
-        categories=d.RESIDENCE,
-        slot_key="user.current_city",
-        value=place,
-        update=update,
-        confidence=confidence,
-        span=(m.start(), m.start("obj")),
-        priority=40,
+    return from_match(
+        kind,
+        "user.current_city",
+        place,
+        m,
+        d.RESIDENCE,
+        update,
+        confidence,
+        40,
         dates=dates,
+        span=(m.start(), m.start("obj")),
     )
 
 
@@ -182,15 +184,15 @@ def find(clause: Clause) -> list[Draft]:
     for m in _FROM.finditer(text):
         if place := _place(m["obj"] or m["obj2"]):
             out.append(
-                Draft(
-                    kind="identity.hometown",
-                    categories=d.IDENTITY,
-                    slot_key="user.hometown",
-                    value=place,
-                    update=d.R,
-                    confidence=d.COMMITTED,
-                    span=(m.start(), m.end()),
-                    priority=45,
+                from_match(
+                    "identity.hometown",
+                    "user.hometown",
+                    place,
+                    m,
+                    d.IDENTITY,
+                    d.R,
+                    d.COMMITTED,
+                    45,
                 )
             )
     _work(text, clause.sentence_text or text, out)
@@ -210,16 +212,17 @@ def _work(text: str, sentence: str, out: list[Draft]) -> None:
             continue
         future = verb.startswith(("joining", "starting"))
         out.append(
-            Draft(
-                kind="identity.employer",
-                categories=d.WORK,
-                slot_key="user.employer",
-                value=org,
-                update=d.R,
-                confidence=d.COMMITTED,
-                span=(m.start(), m.start("obj")),
-                priority=45,
+            from_match(
+                "identity.employer",
+                "user.employer",
+                org,
+                m,
+                d.WORK,
+                d.R,
+                d.COMMITTED,
+                45,
                 dates="future" if future else "past",
+                span=(m.start(), m.start("obj")),
             )
         )
     for m in _LEFT.finditer(text):
@@ -265,41 +268,43 @@ def _who(text: str, out: list[Draft]) -> None:
         if job.lower() in {"phd", "student"} and re.search(r"\bphd\s+student", text, _I):
             job = "PhD student"
         out.append(
-            Draft(
-                kind="identity.profession",
-                categories=d.WORK,
-                slot_key="user.profession",
-                value=job,
-                update=d.R,
-                confidence=d.COMMITTED,
+            from_match(
+                "identity.profession",
+                "user.profession",
+                job,
+                m,
+                d.WORK,
+                d.R,
+                d.COMMITTED,
+                55,
                 span=(m.start(), m.end("obj")),
-                priority=55,
             )
         )
         if m["org"] and (org := _org(m["org"])):
             out.append(
-                Draft(
-                    kind="identity.employer",
-                    categories=d.WORK,
-                    slot_key="user.employer",
-                    value=org,
-                    update=d.R,
-                    confidence=d.COMMITTED,
+                from_match(
+                    "identity.employer",
+                    "user.employer",
+                    org,
+                    m,
+                    d.WORK,
+                    d.R,
+                    d.COMMITTED,
+                    45,
                     span=(m.start("org"), m.end("org")),
-                    priority=45,
                 )
             )
     for m in _RETIRED.finditer(text):
         out.append(
-            Draft(
-                kind="identity.profession",
-                categories=d.WORK,
-                slot_key="user.profession",
-                value="retired",
-                update=d.R,
-                confidence=d.COMMITTED,
-                span=(m.start(), m.end()),
-                priority=55,
+            from_match(
+                "identity.profession",
+                "user.profession",
+                "retired",
+                m,
+                d.WORK,
+                d.R,
+                d.COMMITTED,
+                55,
                 dates="past",
             )
         )
@@ -312,15 +317,15 @@ def _who(text: str, out: list[Draft]) -> None:
         if value.lower() in {"not", "a", "the", "just", "actually", "kind", "weird"}:
             continue
         out.append(
-            Draft(
-                kind="identity.name",
-                categories=d.IDENTITY,
-                slot_key="user.nickname" if m["nick"] else slot,
-                value=value,
-                update=d.R,
-                confidence=d.COMMITTED,
-                span=(m.start(), m.end()),
-                priority=30,
+            from_match(
+                "identity.name",
+                "user.nickname" if m["nick"] else slot,
+                value,
+                m,
+                d.IDENTITY,
+                d.R,
+                d.COMMITTED,
+                30,
             )
         )
     for m in _AGE.finditer(text):
@@ -332,56 +337,56 @@ def _who(text: str, out: list[Draft]) -> None:
             continue  # "I'm 5 minutes late", "I'm 2 stops away": a number, not an age
         future = m["verb"].lower().startswith(("turning", "i'll"))
         out.append(
-            Draft(
-                kind="identity.age",
-                categories=d.IDENTITY,
-                slot_key="user.age",
-                value=m["age"],
-                update=d.S if future else d.R,
-                confidence=d.PLANNED if future else d.COMMITTED,
+            from_match(
+                "identity.age",
+                "user.age",
+                m["age"],
+                m,
+                d.IDENTITY,
+                d.S if future else d.R,
+                d.PLANNED if future else d.COMMITTED,
+                35,
                 numeric=True,
-                span=(m.start(), m.end()),
-                priority=35,
             )
         )
     for m in _NATIONALITY.finditer(text):
         if m["cit"]:
             out.append(
-                Draft(
-                    kind="identity.citizenship",
-                    categories=d.IDENTITY,
-                    slot_key=f"user.citizenship.{m['cit'].lower()}",
-                    value=m["cit"],
-                    update=d.A,
-                    confidence=d.COMMITTED,
-                    span=(m.start(), m.end()),
-                    priority=35,
+                from_match(
+                    "identity.citizenship",
+                    f"user.citizenship.{m['cit'].lower()}",
+                    m["cit"],
+                    m,
+                    d.IDENTITY,
+                    d.A,
+                    d.COMMITTED,
+                    35,
                     dates="past",
                 )
             )
         else:
             out.append(
-                Draft(
-                    kind="identity.nationality",
-                    categories=d.IDENTITY,
-                    slot_key="user.nationality",
-                    value=m["obj"],
-                    update=d.R,
-                    confidence=d.STATED,
-                    span=(m.start(), m.end()),
-                    priority=35,
+                from_match(
+                    "identity.nationality",
+                    "user.nationality",
+                    m["obj"],
+                    m,
+                    d.IDENTITY,
+                    d.R,
+                    d.STATED,
+                    35,
                 )
             )
     for m in _PRONOUNS.finditer(text):
         out.append(
-            Draft(
-                kind="identity.pronouns",
-                categories=d.IDENTITY,
-                slot_key="user.pronouns",
-                value=m["obj"],
-                update=d.R,
-                confidence=d.COMMITTED,
-                span=(m.start(), m.end()),
-                priority=30,
+            from_match(
+                "identity.pronouns",
+                "user.pronouns",
+                m["obj"],
+                m,
+                d.IDENTITY,
+                d.R,
+                d.COMMITTED,
+                30,
             )
         )

@@ -14,7 +14,7 @@ import re
 from workers.extraction import draft as d
 from workers.extraction.clauses import Clause, slug, subject_is_user
 from workers.extraction.dates import has_date_cue
-from workers.extraction.draft import Draft
+from workers.extraction.draft import Draft, from_match
 from workers.extraction.lexicon import PETS, words
 
 _I = re.IGNORECASE
@@ -175,18 +175,19 @@ def find(clause: Clause) -> list[Draft]:
 
     def partner(m: re.Match[str], value: str | None, kind: str, end: int | None = None) -> None:
         out.append(
-            Draft(
-                kind=kind,
-                categories=d.RELATIONAL,
-                slot_key="user.partner",
-                value=value,
-                update=d.R,
-                confidence=d.COMMITTED,
-                span=(m.start(), end if end is not None else m.end()),
-                priority=30,
+            from_match(
+                kind,
+                "user.partner",
+                value,
+                m,
+                d.RELATIONAL,
+                d.R,
+                d.COMMITTED,
+                30,
                 # A new or ended relationship has a date; "my wife Sarah" states no event.
                 dates="none" if kind == "partner.named" else "past",
                 negatable=kind == "partner.ended",
+                span=(m.start(), end if end is not None else m.end()),
             )
         )
 
@@ -227,15 +228,15 @@ def find(clause: Clause) -> list[Draft]:
     for m in _STATUS.finditer(text):
         if subject_is_user(text, m.start()):
             out.append(
-                Draft(
-                    kind="partner.status",
-                    categories=d.RELATIONAL,
-                    slot_key="user.relationship_status",
-                    value=m["status"].lower(),
-                    update=d.R,
-                    confidence=d.COMMITTED,
-                    span=(m.start(), m.end()),
-                    priority=31,
+                from_match(
+                    "partner.status",
+                    "user.relationship_status",
+                    m["status"].lower(),
+                    m,
+                    d.RELATIONAL,
+                    d.R,
+                    d.COMMITTED,
+                    31,
                     dates="past",
                 )
             )
@@ -276,15 +277,15 @@ def _apposed_pet(clause: Clause, out: list[Draft]) -> None:
         return
     species = PETS[m["pet"].lower()]
     out.append(
-        Draft(
-            kind="pet.owned_noun",
-            categories=d.RELATIONAL,
-            slot_key=f"pet.{slug(name, max_words=2)}",
-            value=name,
-            update=d.A,
-            confidence=d.COMMITTED,
-            span=(m.start(), m.end()),
-            priority=36,
+        from_match(
+            "pet.owned_noun",
+            f"pet.{slug(name, max_words=2)}",
+            name,
+            m,
+            d.RELATIONAL,
+            d.A,
+            d.COMMITTED,
+            36,
             statement=f"User has a {species} named {name}",
         )
     )
@@ -297,15 +298,15 @@ def _people(text: str, out: list[Draft]) -> None:
         if name is None:
             continue
         out.append(
-            Draft(
-                kind="relational.role",
-                categories=d.RELATIONAL,
-                slot_key=f"user.{role.replace(' ', '_')}",
-                value=name,
-                update=d.R,
-                confidence=d.COMMITTED,
-                span=(m.start(), m.end()),
-                priority=32,
+            from_match(
+                "relational.role",
+                f"user.{role.replace(' ', '_')}",
+                name,
+                m,
+                d.RELATIONAL,
+                d.R,
+                d.COMMITTED,
+                32,
             )
         )
     for m in _FRIEND.finditer(text):
@@ -320,43 +321,43 @@ def _people(text: str, out: list[Draft]) -> None:
         }.get(rel, rel)
         if name := _named(m["name"]):
             out.append(
-                Draft(
-                    kind="relational.many",
-                    categories=d.RELATIONAL,
-                    slot_key=f"user.{rel}.{name.lower()}",
-                    value=name,
-                    update=d.A,
-                    confidence=d.STATED,
-                    span=(m.start(), m.end()),
-                    priority=33,
+                from_match(
+                    "relational.many",
+                    f"user.{rel}.{name.lower()}",
+                    name,
+                    m,
+                    d.RELATIONAL,
+                    d.A,
+                    d.STATED,
+                    33,
                 )
             )
     for m in _FAMILY_NAMED.finditer(text):
         if name := _named(m["name"]):
             rel = m["rel"].lower().replace("mum", "mom")
             out.append(
-                Draft(
-                    kind="relational.family",
-                    categories=d.RELATIONAL,
-                    slot_key=f"user.family.{rel}.{name.lower()}",
-                    value=name,
-                    update=d.A,
-                    confidence=d.STATED,
-                    span=(m.start(), m.end()),
-                    priority=34,
+                from_match(
+                    "relational.family",
+                    f"user.family.{rel}.{name.lower()}",
+                    name,
+                    m,
+                    d.RELATIONAL,
+                    d.A,
+                    d.STATED,
+                    34,
                 )
             )
     for m in _KIDS.finditer(text):
         out.append(
-            Draft(
-                kind="relational.children",
-                categories=d.RELATIONAL,
-                slot_key="user.children",
-                value=f"{m['n']} {m['what']}",
-                update=d.R,
-                confidence=d.COMMITTED,
-                span=(m.start(), m.end()),
-                priority=34,
+            from_match(
+                "relational.children",
+                "user.children",
+                f"{m['n']} {m['what']}",
+                m,
+                d.RELATIONAL,
+                d.R,
+                d.COMMITTED,
+                34,
                 numeric=m["n"].isdigit(),
             )
         )
@@ -376,16 +377,16 @@ def _pets(text: str, out: list[Draft]) -> None:
         # A named pet has a slot of its own, so that "Bruno went to live with my parents"
         # ends Bruno and leaves the other rabbit current.
         out.append(
-            Draft(
-                kind="pet.owned",
-                categories=d.RELATIONAL,
-                slot_key=f"pet.{slug(name, max_words=2)}" if name else f"pet.{slug(species)}",
-                value=name or species,
+            from_match(
+                "pet.owned",
+                f"pet.{slug(name, max_words=2)}" if name else f"pet.{slug(species)}",
+                name or species,
+                m,
+                d.RELATIONAL,
+                d.A,
+                d.COMMITTED,
+                36,
                 statement=f"User has a {species} named {name}" if name else None,
-                update=d.A,
-                confidence=d.COMMITTED,
-                span=(m.start(), m.end()),
-                priority=36,
                 dates="past",
             )
         )
@@ -394,15 +395,15 @@ def _pets(text: str, out: list[Draft]) -> None:
         if name is None or name.lower() in _FAMILY_WORDS:
             continue
         out.append(
-            Draft(
-                kind="pet.gone_noun" if m["n2"] else "pet.gone",
-                categories=d.RELATIONAL,
-                slot_key=f"pet.{slug(name, max_words=2)}",
-                value="gone",
-                update=d.R,
-                confidence=d.COMMITTED,
-                span=(m.start(), m.end()),
-                priority=35,
+            from_match(
+                "pet.gone_noun" if m["n2"] else "pet.gone",
+                f"pet.{slug(name, max_words=2)}",
+                "gone",
+                m,
+                d.RELATIONAL,
+                d.R,
+                d.COMMITTED,
+                35,
                 dates="past",
                 statement=f"User no longer has their pet {name}",
             )
@@ -410,15 +411,15 @@ def _pets(text: str, out: list[Draft]) -> None:
     for m in _PET_GONE.finditer(text):
         species = PETS[(m["pet"] or m["pet2"]).lower()]
         out.append(
-            Draft(
-                kind="pet.gone",
-                categories=d.RELATIONAL,
-                slot_key=f"pet.{slug(species)}",
-                value=None,
-                update=d.R,
-                confidence=d.COMMITTED,
-                span=(m.start(), m.end()),
-                priority=36,
+            from_match(
+                "pet.gone",
+                f"pet.{slug(species)}",
+                None,
+                m,
+                d.RELATIONAL,
+                d.R,
+                d.COMMITTED,
+                36,
                 dates="past",
             )
         )

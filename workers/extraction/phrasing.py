@@ -36,7 +36,7 @@ _ADVERBS = (
     "just|really|also|finally|still|always|never|usually|often|sometimes|actually|now|only"
     "|already|recently|totally|definitely|kinda|basically|literally|officially|both|all"
     "|mostly|currently|normally|generally|honestly|even|eventually|seriously|last|first|once"
-    "|then|later|too"
+    "|then|later|too|barely|hardly|rarely|mainly|mostly|pretty"
 )
 _SUBJECT_VERB = re.compile(
     rf"\b(?:i|we)\b(?P<adv>(?:\s+(?:{_ADVERBS}))*)\s+(?P<verb>[a-z]+(?:n't|'t)?)\b",

@@ -43,6 +43,7 @@ from workers.extraction import (
     patterns_prefs,
     patterns_routines,
     patterns_social,
+    patterns_values,
     patterns_vehicle,
     patterns_ventures,
     patterns_wellbeing,
@@ -50,7 +51,15 @@ from workers.extraction import (
     retraction,
 )
 from workers.extraction.assembly import merge, revalidated, segments, spread_emotion
-from workers.extraction.clauses import PURE_HEDGE, Clause, clauses, hedged, negated, sentences
+from workers.extraction.clauses import (
+    ALSO,
+    PURE_HEDGE,
+    Clause,
+    clauses,
+    hedged,
+    negated,
+    sentences,
+)
 from workers.extraction.dates import DateMention, Prefer, find_event_time
 from workers.extraction.draft import Draft
 from workers.extraction.lexicon import words
@@ -58,8 +67,8 @@ from workers.extraction.model import ExtractedFact
 from workers.extraction.patterns_guard import (
     emotional_loading,
     is_instruction,
-    is_question,
     is_world_knowledge,
+    statement_part,
 )
 from workers.extraction.phrasing import statement, third_person, with_date, with_statement
 from workers.extraction.slots import categories_for_slot, describe_cancel
@@ -87,6 +96,7 @@ FAMILIES: tuple[Callable[[Clause], list[Draft]], ...] = (
     patterns_ventures.find,
     patterns_calendar.find,
     patterns_passing.find,
+    patterns_values.find,
 )
 _PAST_TENSE = re.compile(
     r"\b(?:was|were|went|did|won|lost|attended|finished|happened|came|saw|met|enjoyed|loved"
@@ -98,7 +108,7 @@ _TODAY = re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b
 #: A meeting this close to the turn is logistics ("meetings today"), further out an obligation.
 _NEAR = timedelta(hours=36)
 _MAX_TEXT = 4_900
-_NOUN_FAMILIES = ("financial", "obligation", "logistics", "event", "retraction")
+_NOUN_FAMILIES = ("financial", "obligation", "logistics", "event", "retraction", "value.noun")
 #: Kinds matched on a noun phrase in any family ("New title: …", "First week at …").
 _NOUN_KINDS = ("_noun",)
 _DETS = frozenset(words("my our the a an this that his her their its your"))
@@ -162,8 +172,10 @@ def _scan(text: str) -> tuple[list[str], list[_Found]]:
         if PURE_HEDGE.match(sentence):
             soft_before = len(per_sentence)  # "… not decided yet": what came before is soft
             continue
-        if is_question(sentence) or is_world_knowledge(sentence):
+        stated = statement_part(sentence)
+        if stated is None or is_world_knowledge(stated):
             continue
+        sentence = stated
         drafts: list[tuple[Draft, Clause]] = []
         for clause in clauses(sentence, index, clause_index):
             clause_index += 1
@@ -225,6 +237,8 @@ def _finish(f: _Found, timestamp: datetime) -> ExtractedFact | None:
         or (event_time is None and _TODAY.search(f.clause.text))
     ):
         categories = dict(d.LOGISTICS)
+    if update is d.R and ALSO.search(f.clause.text) and _additive(categories):
+        update = d.A  # "I also love chocolate": one more taste beside the others, not a change
     value = dr.value
     if value is None and mention is not None and dr.kind.startswith(("obligation", "logistics")):
         value = mention.text
@@ -250,7 +264,18 @@ def _finish(f: _Found, timestamp: datetime) -> ExtractedFact | None:
         event_time=event_time,
         numeric=dr.numeric,
         emotional_loading=f.emotion,
+        prototype=dr.prototype or "check",
     )
+
+
+#: Categories in which a value can be one more among several (tastes, pastimes, interests).
+_ADDITIVE_CATEGORIES = frozenset(
+    {d.C.PREFERENCES_HABITS, d.C.HOBBIES_RECREATION, d.C.INTELLECTUAL_INTERESTS}
+)
+
+
+def _additive(categories: dict[d.C, float]) -> bool:
+    return max(categories.items(), key=lambda kv: kv[1])[0] in _ADDITIVE_CATEGORIES
 
 
 def _event_time(f: _Found, timestamp: datetime) -> DateMention | None:

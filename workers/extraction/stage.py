@@ -1,7 +1,9 @@
 """The extraction stage: a turn → its facts as edges, plus the raw turn (Appendix AA).
 
 The same code serves the embedded pipeline and the distributed extraction agent. Edge ids
-are derived from the turn, so re-ingesting a conversation is idempotent.
+are derived from the turn, so re-ingesting a conversation is idempotent. A turn of any
+length is kept whole, as raw chunks; extraction reads a bounded window of it
+(`long_turns`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,10 @@ from datetime import datetime
 
 from schemas.categories import Category
 from schemas.events import EdgeEvent, TurnEvent
+from workers.extraction.long_turns import extraction_turn, raw_chunks
 from workers.extraction.model import ExtractedFact
+
+__all__ = ["SessionContext", "edges_for_turn", "extraction_turn", "fact_edge_id", "raw_edge_id"]
 
 #: Turns of a session kept as context for the extractor.
 CONTEXT_TURNS = 20
@@ -22,8 +27,10 @@ def fact_edge_id(turn: TurnEvent, index: int) -> str:
     return f"{turn.session_id}/{turn.turn_id}#{index}"
 
 
-def raw_edge_id(turn: TurnEvent) -> str:
-    return f"{turn.session_id}/{turn.turn_id}#raw"
+def raw_edge_id(turn: TurnEvent, part: int = 1) -> str:
+    """The raw turn's id (its first chunk; the n-th chunk of a long turn is `#raw.n`)."""
+    suffix = "" if part == 1 else f".{part}"
+    return f"{turn.session_id}/{turn.turn_id}#raw{suffix}"
 
 
 def _mixed_categories(facts: Sequence[ExtractedFact]) -> dict[Category, float]:
@@ -63,28 +70,43 @@ def edges_for_turn(
         for i, fact in enumerate(facts)
     ]
     if turn.role == "user" and turn.text.strip():
-        # The turn expires with a plan it announces (an anchor after the moment it was
-        # said), not with what it tells of the past: "last week I went to …" was history
-        # when it was said, and the rest of the turn stays findable (Appendix AA).
-        anchors = [f.event_time for f in facts if f.event_time is not None and f.event_time > at]
-        edges.append(
+        edges += _raw_edges(turn, facts, edges, at)
+    return edges
+
+
+def _raw_edges(
+    turn: TurnEvent, facts: Sequence[ExtractedFact], fact_edges: list[EdgeEvent], at: datetime
+) -> list[EdgeEvent]:
+    """The raw turn, whole, as chunks; the first chunk (`#raw`) comes last, so that a
+    reader waiting for it knows the whole turn is in."""
+    # The turn expires with a plan it announces (an anchor after the moment it was said),
+    # not with what it tells of the past: "last week I went to …" was history when it was
+    # said, and the rest of the turn stays findable (Appendix AA).
+    anchors = [f.event_time for f in facts if f.event_time is not None and f.event_time > at]
+    quarantined = any(f.quarantined for f in facts)
+    served = tuple(e.edge_id for e in fact_edges if not e.quarantined)
+    categories = _mixed_categories(facts)
+    chunks = raw_chunks(turn.text)
+    out: list[EdgeEvent] = []
+    for part, chunk in enumerate(chunks, start=1):
+        out.append(
             EdgeEvent(
-                edge_id=raw_edge_id(turn),
+                edge_id=raw_edge_id(turn, part),
                 user_id=turn.user_id,
-                text=turn.text[:5_000],
-                categories=_mixed_categories(facts),
+                text=chunk.text,
+                categories=categories,
                 # The turn is about what its facts are about: an anchored plan's turn
                 # expires with it ("flight at 6am tomorrow").
-                event_time=max(anchors) if anchors else None,
+                event_time=max(anchors) if anchors and chunk.in_window else None,
                 ingest_time=at,
                 # Instruction-like content must not come back through the raw text (B.5).
-                quarantined=any(f.quarantined for f in facts),
+                quarantined=(quarantined and chunk.in_window) or chunk.instruction,
                 source_turns=(turn.turn_id,),
                 episodic=True,
-                episodic_of=tuple(e.edge_id for e in edges if not e.quarantined),
+                episodic_of=served if chunk.in_window else (),
             )
         )
-    return edges
+    return out[1:] + out[:1]
 
 
 class SessionContext:

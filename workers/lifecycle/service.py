@@ -6,15 +6,16 @@ The same code runs in the embedded pipeline and in the distributed lifecycle age
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from schemas.categories import LifecycleState
 from schemas.events import EdgeEvent, ForgetCommand
 from schemas.policy import Policy
-from schemas.records import FactRecord, Lifecycle
+from schemas.records import FactRecord, Lifecycle, SoftPressure
 from workers.errors import StorageError
+from workers.lifecycle.association import TO_PREFIX, Associations, is_pseudo
 from workers.lifecycle.compaction import long_expired
 from workers.lifecycle.facts import PendingWrites, fact_store
 from workers.lifecycle.rules import group_key, resolve_slot
@@ -67,13 +68,15 @@ def inherited(own: Lifecycle, facts: list[Lifecycle]) -> Lifecycle:
     "Lifecycle state").
 
     While any of its facts is current, or its facts are unknown, the turn keeps its own
-    state. Once every fact is superseded or retracted, the turn is no longer current
-    either: retracted if any fact was retracted, else superseded, at the latest change.
+    state — lowered through Ω (Model 1) by the share of its facts that no longer hold: "I run
+    bear tours, $2,400 a head" is half outdated once the tours stop. Once every fact is
+    superseded or retracted, the turn is no longer current either: retracted if any fact
+    was retracted, else superseded, at the latest change.
     """
     if own.state is not LifecycleState.ACTIVE or not facts:
         return own
     if any(f.state is LifecycleState.ACTIVE for f in facts):
-        return own
+        return _partly_outdated(own, facts)
     retracted = [f for f in facts if f.state is LifecycleState.RETRACTED and f.retracted_at]
     if retracted:
         last = max(retracted, key=lambda f: (f.retracted_at, f.retracted_by or ""))
@@ -95,6 +98,29 @@ def inherited(own: Lifecycle, facts: list[Lifecycle]) -> Lifecycle:
             "superseded_at": last.superseded_at,
         }
     )
+
+
+def _partly_outdated(own: Lifecycle, facts: list[Lifecycle]) -> Lifecycle:
+    """Soft pressure on a raw turn from each of its facts that was superseded or retracted:
+    the i-th change (in time order) weighs 1/(n − i), so that Ω is, at any time, the share
+    of the turn's n facts still current then."""
+    changes = sorted(
+        (when, by)
+        for f in facts
+        for when, by in (
+            (f.superseded_at, f.superseded_by)
+            if f.state is LifecycleState.SUPERSEDED
+            else (f.retracted_at, f.retracted_by),
+        )
+        if f.state is not LifecycleState.ACTIVE and when is not None and by is not None
+    )
+    if not changes:
+        return own
+    n = len(facts)
+    pressures = tuple(
+        SoftPressure(by=by, at=when, gamma=1 / (n - i)) for i, (when, by) in enumerate(changes)
+    )
+    return own.model_copy(update={"soft_pressures": (*own.soft_pressures, *pressures)})
 
 
 #: Resolutions retried when another writer changed the user's facts meanwhile (a rebalance).
@@ -121,6 +147,7 @@ class LifecycleService:
         self._facts = fact_store(vectors)
         self._policy = policy
         self._sparse = sparse
+        self._associations = Associations(slots, policy)
 
     def apply(self, edge: EdgeEvent) -> list[Transition]:
         """Apply one edge. Idempotent: applying it again changes nothing."""
@@ -138,7 +165,7 @@ class LifecycleService:
         self._slots.add(user, slot, edge)
         for target in edge.retracts:
             self._slots.add_retraction(user, target, edge)
-        touched = [slot, *edge.retracts]
+        touched = [slot, *edge.retracts, *self._associations.on_apply(edge)]
         return self._resolve_written(user, touched, {edge.edge_id}, edge.ingest_time)
 
     def touched_facts(self, edge: EdgeEvent) -> list[str]:
@@ -147,7 +174,8 @@ class LifecycleService:
         For a worker that must re-announce an edge's effects (its first attempt committed
         but died before publishing them).
         """
-        ids = [edge.edge_id, *self.members_of(edge.user_id, [group_key(edge), *edge.retracts])]
+        slots = [group_key(edge), *edge.retracts, *self._associations.related_slots(edge)]
+        ids = [edge.edge_id, *self.members_of(edge.user_id, slots)]
         return list(dict.fromkeys(ids))
 
     def _resolve_committed(
@@ -197,7 +225,13 @@ class LifecycleService:
         applied: set[str],
         now: datetime,
     ) -> list[Transition]:
-        annotations = resolve_slot(members, self._slots.retractions(user, slot), self._policy)
+        view = self._associations.view(user, slot, members)
+        members = view.stored
+        annotations = resolve_slot(view.rules, self._slots.retractions(user, slot), self._policy)
+        for edge_id, association in view.joined.items():
+            annotations[edge_id] = annotations[edge_id].model_copy(
+                update={"associated": association}
+            )
         for raw in members:
             if raw.episodic and raw.episodic_of:
                 facts = [r.lifecycle for r in pending.get(list(raw.episodic_of))]
@@ -267,16 +301,12 @@ class LifecycleService:
         deleted = self._facts.delete(user, [command.edge_id])
         # Facts the forgotten one superseded or retracted come back, and so do the raw
         # turns that inherited its state: state is a function of the remaining set.
-        slots = [
-            k
-            for k in dict.fromkeys([*touched, *also, *episodes])
-            if not k.startswith(EPISODE_PREFIX)
-        ]
+        slots = self._real_slots(user, [*touched, *also, *episodes])
         transitions = self._resolve_committed(user, slots, set(), command.issued_at)
         return ForgetReceipt(
             user,
             command.edge_id,
-            {self._facts.name: deleted, "slot_index": len(touched)},
+            {self._facts.name: deleted, "slot_index": _count(touched)},
             tuple(dict.fromkeys(t.edge_id for t in transitions)),
             tuple(slots),
         )
@@ -307,7 +337,7 @@ class LifecycleService:
         for edge_id in sorted(erased):
             left.update(dict.fromkeys(self._slots.remove(user, edge_id)))
         touched = {**dict.fromkeys(also), **left, **dict.fromkeys(episodes)}
-        slots = [k for k in touched if not k.startswith(EPISODE_PREFIX)]
+        slots = self._real_slots(user, list(touched))
         transitions = self._resolve_committed(user, slots, set(), command.issued_at)
         emptied = not self._slots.slots(user)
         if emptied:  # nothing was kept: drop the bookkeeping too
@@ -316,11 +346,24 @@ class LifecycleService:
         return ForgetReceipt(
             user,
             None,
-            {self._facts.name: deleted, "slot_index": len(left)},
+            {self._facts.name: deleted, "slot_index": _count(left)},
             tuple(dict.fromkeys(t.edge_id for t in transitions)),
             tuple(slots),
             emptied,
         )
+
+    def _real_slots(self, user: str, keys: Sequence[str]) -> list[str]:
+        """The slots to resolve after removals from `keys` (slot index keys, pseudo-slots
+        included): an association's slot is resolved, and so is every slot an edge
+        associated with a changed slot may now belong to."""
+        slots: list[str] = []
+        for key in keys:
+            if key.startswith(TO_PREFIX):
+                slots.append(key[len(TO_PREFIX) :])
+            elif not key.startswith(EPISODE_PREFIX) and not is_pseudo(key):
+                slots.append(key)
+        slots = list(dict.fromkeys(slots))
+        return list(dict.fromkeys([*slots, *self._associations.after_removal(user, slots)]))
 
     def _episode_slots(self, user: str, edge_ids: Sequence[str]) -> list[str]:
         """The slots of the raw turns that inherit the state of these facts (they must be
@@ -333,19 +376,32 @@ class LifecycleService:
 
     def user_slots(self, user_id: str) -> list[str]:
         """Every slot of a user (what a whole-user erasure may have to re-resolve)."""
-        return [s for s in self._slots.slots(user_id) if not s.startswith(EPISODE_PREFIX)]
+        return [
+            s
+            for s in self._slots.slots(user_id)
+            if not s.startswith(EPISODE_PREFIX) and not is_pseudo(s)
+        ]
 
     def slots_of(self, user_id: str, edge_id: str) -> list[str]:
         """The slots a stored fact takes part in (its own and those it retracts)."""
         found = self._facts.get(user_id, [edge_id])
-        return [group_key(found[0].edge), *found[0].edge.retracts] if found else []
+        if not found:
+            return []
+        edge = found[0].edge
+        return [group_key(edge), *edge.retracts, *self._associations.related_slots(edge)]
 
     def members_of(self, user_id: str, slots: Sequence[str]) -> list[str]:
         """Every fact of these slots, and the raw turns that inherit from them."""
         ids: dict[str, None] = {}
         for slot in slots:
-            for member in self._slots.members(user_id, slot):
+            associated = self._associations.associated_with(user_id, slot)
+            for member in [*self._slots.members(user_id, slot), *associated]:
                 ids[member.edge_id] = None
                 for raw in self._slots.members(user_id, EPISODE_PREFIX + member.edge_id):
                     ids[raw.edge_id] = None
         return list(ids)
+
+
+def _count(slot_keys: Iterable[str]) -> int:
+    """Slot memberships a removal reported, association bookkeeping aside."""
+    return sum(1 for key in slot_keys if not is_pseudo(key))

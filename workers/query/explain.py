@@ -60,6 +60,10 @@ def reasons(
         out.append("numeric rescue: kept at 0.95·σ")
     elif terms["floor"] > terms["blend"]:
         out.append(f"semantic floor {cat.floor:.2f}·σ")
+    if lc.associated is not None:
+        a = lc.associated
+        how = "supersedes" if a.hard else "soft update of"
+        out.append(f"no slot key: {how} {a.slot} (similarity {a.similarity:.2f} to {a.anchor})")
     if terms["omega"] < 1.0:
         by = ", ".join(p.by for p in lc.soft_pressures)
         out.append(f"soft update pending from {by}: Ω ×{terms['omega']:.2f}")

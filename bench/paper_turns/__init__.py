@@ -1,0 +1,64 @@
+"""`frecall bench paper-turns`: the paper's worked examples as conversations (issue 11).
+
+The conversations of `cases/` (the set the offline extractor was developed against) or of
+`heldout/` (the same facts in other words, for checking that the development set did not
+just teach the rules its wording) go through the product's ingest and query paths, with the
+rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
+top 10, stale in the top 5).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from bench.paper_turns.cases import CASES_DIR, load
+from bench.paper_turns.runner import Report, run
+
+SETS = {"cases": CASES_DIR, "heldout": CASES_DIR.with_name("heldout")}
+
+
+def run_cmd(args: argparse.Namespace) -> int:
+    from frecall.bootstrap import build, make_extractor
+    from frecall.settings import Settings
+
+    directory = SETS.get(args.cases, Path(args.cases))
+    personas = load(directory)
+    with tempfile.TemporaryDirectory(prefix="frecall-bench-paper-turns-") as tmp:
+        settings = Settings(data_dir=Path(tmp), embedder=args.embedder)
+        extractor = make_extractor(settings, args.extractor)
+        app = build(settings, fsync=False, extractor=extractor)
+        try:
+            report = run(app, extractor, personas)
+        finally:
+            app.close()
+    summary = report.summary()
+    summary.update(cases=str(directory), extractor=args.extractor, embedder=args.embedder)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        _print(summary, report if args.failures else None)
+    return 0
+
+
+def _print(summary: dict[str, Any], report: Report | None) -> None:
+    print(f"paper cases ({summary['cases']}), {summary['extractor']} extractor: "
+          f"{summary['n']} questions")  # fmt: skip
+    print(f"{'':<8}{'n':>5}{'pass':>9}{'stale':>9}")
+    rows = [("all", summary), *summary["per_av"].items()]
+    for name, row in rows:
+        print(f"{name:<8}{row['n']:>5}{row['pass']:>9.3f}{row['stale']:>9.3f}")
+    if report is None:
+        return
+    for answer in report.answers:
+        if answer.passed and not answer.stale:
+            continue
+        q = answer.question
+        print(f"\n{q.case} [{q.av} {q.mode}] {q.text}  pass={answer.passed} "
+              f"stale={answer.stale}", file=sys.stdout)  # fmt: skip
+        for turn, state, text in answer.top[:5]:
+            print(f"    {turn:<24} {state:<11} {text}")

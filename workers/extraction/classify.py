@@ -1,0 +1,165 @@
+"""The extraction stage's last step: embed a batch of turns' edges, classify provisional facts.
+
+Both deployments call it through `workers.turns.embedded`, where they used to embed (the
+embedded pipeline, the distributed extraction agent). One embedder call covers every edge of
+the batch; the rule extractor's value-family facts (`ExtractedFact.prototype`: "decide" or
+"require") then get their category — and their slot, when the clause named none — from the
+vector they are stored with (`prototypes.py`), so classifying costs no embedding of its own.
+The raw chunks' categories follow their facts' again.
+
+With an embedder whose similarities mean nothing (the hashing test double), provisional
+facts are dropped: the rule extractor then says only what its specific families say.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+import numpy as np
+
+from schemas.categories import Category, UpdateSemantics
+from schemas.events import EdgeEvent, normalize_slot_key, normalize_weights
+from workers.embedding.attach import with_embeddings
+from workers.extraction import draft as d
+from workers.extraction.model import ExtractedFact
+from workers.extraction.prototypes import PrototypeClassifier, Verdict, is_semantic
+from workers.ports import Embedder
+
+#: A slot a value family named from the clause's own noun ("my phone plan is …") gives way to
+#: a classified attribute only when the match is this close (the noun is the better witness).
+NOUN_OVERRIDE = 0.75
+
+
+def embedded_edges(
+    turns: Sequence[tuple[Sequence[EdgeEvent], Sequence[ExtractedFact]]], embedder: Embedder
+) -> list[list[EdgeEvent]]:
+    """Each turn's edges (`stage.edges_for_turn`: its facts, then its raw chunks) embedded
+    in one call and classified."""
+    flat = with_embeddings(embedder, [e for edges, _ in turns for e in edges])
+    semantic = is_semantic(embedder)
+    classifier = (
+        PrototypeClassifier(embedder)
+        if semantic and any(f.prototype for _, facts in turns for f in facts)
+        else None
+    )
+    out: list[list[EdgeEvent]] = []
+    start = 0
+    for edges, facts in turns:
+        mine = flat[start : start + len(edges)]
+        start += len(edges)
+        if classifier is not None:
+            mine = _classified(mine, facts, classifier)
+        elif not semantic and any(f.prototype in _VALUE_FAMILY for f in facts):
+            mine = _without(mine, facts, [f.prototype in _VALUE_FAMILY for f in facts])
+        out.append(mine)
+    return out
+
+
+#: Facts of the value families: meaningless without a semantic embedder.
+_VALUE_FAMILY = ("decide", "require")
+#: Where a dated fact may go: it expires with its date (Table 1 rows 9–10).
+_EVENT_CATEGORIES = (Category.OBLIGATIONS, Category.LOGISTICAL_CONTEXT)
+#: A fact kept only for its attribute ("require": a habit, a plain "I'm …") needs a closer
+#: match than one whose construction already says it states a value.
+REQUIRED = 0.6
+#: A rule's slot gives way when a different attribute matches this much better.
+CHECK_MARGIN = 0.1
+
+
+def _classified(
+    edges: list[EdgeEvent], facts: Sequence[ExtractedFact], classifier: PrototypeClassifier
+) -> list[EdgeEvent]:
+    """The turn's edges with its facts classified (facts come first, in order)."""
+    todo = [i for i, f in enumerate(facts) if f.prototype is not None]
+    if not todo:
+        return edges
+    vectors = [edges[i].embedding for i in todo]
+    verdicts = classifier.classify(np.stack([v.to_array() for v in vectors if v is not None]))
+    out: list[EdgeEvent | None] = list(edges)
+    for i, verdict in zip(todo, verdicts, strict=True):
+        edge = edges[i]
+        if facts[i].prototype == "check":
+            out[i] = _checked(edge, verdict, classifier)
+        else:
+            out[i] = _decided(edge, facts[i], verdict)
+    kept = [e if e is not None else edges[i] for i, e in enumerate(out)]
+    return _without(kept, facts, [out[i] is None for i in range(len(facts))])
+
+
+def _without(
+    edges: list[EdgeEvent], facts: Sequence[ExtractedFact], drop: Sequence[bool]
+) -> list[EdgeEvent]:
+    """The turn's edges without the fact edges flagged in `drop`; its raw chunks no longer
+    point at them, and take their categories from the facts that remain."""
+    dropped = {edges[i].edge_id for i, flag in enumerate(drop) if flag}
+    fact_edges = [e for i, e in enumerate(edges[: len(facts)]) if not drop[i]]
+    mixed = _mixed(fact_edges) if fact_edges else {Category.OTHER: 1.0}
+    final = list(fact_edges)
+    for raw in edges[len(facts) :]:
+        if raw.episodic and raw.episodic_of:
+            kept = tuple(x for x in raw.episodic_of if x not in dropped)
+            raw = raw.model_copy(update={"categories": mixed, "episodic_of": kept})
+        final.append(raw)
+    return final
+
+
+def _decided(edge: EdgeEvent, fact: ExtractedFact, verdict: Verdict) -> EdgeEvent | None:
+    """A value family's fact: category, and slot when its clause named none, from prototypes."""
+    slot = fact.slot_key
+    attribute = verdict.attribute
+    categories = verdict.categories
+    if edge.event_time is not None:
+        # A dated statement is an appointment or a plan whatever it is about.
+        best = max(_EVENT_CATEGORIES, key=lambda c: verdict.category_scores.get(c, -1.0))
+        categories, attribute = {best: 1.0}, None
+    elif fact.prototype == "require" and verdict.similarity < REQUIRED:
+        return None  # a habit or a state worth keeping only as a known attribute
+    elif attribute is not None and "{" in attribute.slot and slot is not None:
+        slot = verdict.slot_for(slot.rsplit(".", 1)[-1]) or slot  # "my garden …" → hobby.garden
+    elif attribute is not None and (slot is None or verdict.similarity >= NOUN_OVERRIDE):
+        slot = verdict.slot_for(fact.value) or slot
+    if slot is None and fact.prototype == "require":
+        return None
+    update = fact.update
+    per_item = attribute is not None and "{" in attribute.slot
+    if per_item and update is UpdateSemantics.REPLACE and fact.confidence < d.COMMITTED:
+        # A hobby, an interest, a condition: stating one does not replace another.
+        update = UpdateSemantics.ACCUMULATE
+    return edge.model_copy(
+        update={
+            "categories": normalize_weights({c.value: w for c, w in categories.items()}),
+            "slot_key": normalize_slot_key(slot) if slot else None,
+            "update": update,
+        }
+    )
+
+
+def _checked(edge: EdgeEvent, verdict: Verdict, classifier: PrototypeClassifier) -> EdgeEvent:
+    """A rule family's fact keeps its slot unless the prototypes clearly name another
+    attribute ("I've moved to the United Church of Christ" is a church, not a city)."""
+    own = classifier.attribute_of_slot(edge.slot_key or "")
+    best = verdict.attribute
+    if own is None or best is None or best.name == own.name:
+        return edge
+    margin = verdict.similarity - verdict.attribute_scores.get(own.name, -1.0)
+    if verdict.similarity < NOUN_OVERRIDE or margin < CHECK_MARGIN:
+        return edge
+    slot = verdict.slot_for(edge.value)
+    if slot is None:
+        return edge
+    return edge.model_copy(
+        update={
+            "categories": normalize_weights({best.category.value: 1.0}),
+            "slot_key": normalize_slot_key(slot),
+        }
+    )
+
+
+def _mixed(facts: Sequence[EdgeEvent]) -> dict[Category, float]:
+    """The raw turn's soft membership, as `stage.edges_for_turn` computes it."""
+    total: dict[Category, float] = defaultdict(float)
+    for fact in facts:
+        for cat, w in fact.categories.items():
+            total[cat] += w / len(facts)
+    return normalize_weights({c.value: w for c, w in total.items()})
