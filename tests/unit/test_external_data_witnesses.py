@@ -169,7 +169,7 @@ def _jonas() -> InMemoryVectorIndex:
 
 
 def test_distinctive_words_are_judged_without_the_possessive() -> None:
-    """"Jonas's" is in two of five facts, Jonas in all: the question names only Jonas."""
+    """ "Jonas's" is in two of five facts, Jonas in all: the question names only Jonas."""
     vectors = _jonas()
     assert not user_query_terms(vectors, "jonas", "What are Jonas's hobbies?").distinctive
     assert user_query_terms(vectors, "jonas", "Does Jonas paint?").distinctive
