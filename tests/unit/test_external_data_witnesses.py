@@ -94,7 +94,7 @@ def test_a_raw_turn_takes_the_anchor_of_a_plan_only() -> None:
 # --- A raw turn without a plan is scored as unclassified text (OTHER) -----------------------
 
 
-def _raw_record(categories: dict[Category, float]) -> FactRecord:
+def _raw_record(categories: dict[str, float]) -> FactRecord:
     raw = edge("turn#raw", day=0, slot=None, category=categories).model_copy(
         update={"episodic": True}
     )
@@ -102,7 +102,7 @@ def _raw_record(categories: dict[Category, float]) -> FactRecord:
 
 
 def _weights(policy: Policy) -> dict[Category, float]:
-    cand = to_candidate(_raw_record({C.LOGISTICAL_CONTEXT: 1.0}), 0.8, policy)
+    cand = to_candidate(_raw_record({"LOGISTICAL_CONTEXT": 1.0}), 0.8, policy)
     return {c: w for c, w in zip(CATEGORY_ORDER, cand.weights, strict=True) if w}
 
 
@@ -112,7 +112,7 @@ def test_a_raw_turn_without_a_plan_decays_as_other() -> None:
     assert _weights(POLICY) == {C.OTHER: 1.0}
     own = POLICY.model_copy(update={"raw_turn_dynamics": "facts"})
     assert _weights(own) == {C.LOGISTICAL_CONTEXT: 1.0}
-    record = _raw_record({C.LOGISTICAL_CONTEXT: 1.0})
+    record = _raw_record({"LOGISTICAL_CONTEXT": 1.0})
     terms = {"decay": 0.0, "validity": 1.0, "blend": 0.5, "floor": 0.76, "numeric_rescue": 0.0}
     terms |= {"rho": 1.0, "omega": 1.0, "mask": 1.0, "direction": 1.0}
     why = reasons(record, "active", terms, T0 + timedelta(days=60), POLICY)
@@ -120,7 +120,7 @@ def test_a_raw_turn_without_a_plan_decays_as_other() -> None:
 
 
 def test_an_anchored_raw_turn_keeps_its_facts_dynamics() -> None:
-    record = _raw_record({C.LOGISTICAL_CONTEXT: 1.0})
+    record = _raw_record({"LOGISTICAL_CONTEXT": 1.0})
     anchored = record.model_copy(
         update={"edge": record.edge.model_copy(update={"event_time": T0 + timedelta(days=1)})}
     )
