@@ -9,14 +9,12 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 
 from schemas.categories import CATEGORY_ORDER, Category, LifecycleState
-from schemas.events import EdgeEvent, Embedding, TurnEvent
+from schemas.events import EdgeEvent, Embedding
 from schemas.policy import Policy, load_policy
 from schemas.query import QueryRequest
 from schemas.records import FactRecord, Lifecycle
 from tests.unit.edge_helpers import edge
 from workers.embedding.hashing import HashingEmbedder
-from workers.extraction.model import ExtractedFact
-from workers.extraction.stage import edges_for_turn
 from workers.lifecycle.rules import resolve_slot
 from workers.lifecycle.service import LifecycleService
 from workers.query.candidates import to_candidate
@@ -62,33 +60,6 @@ def test_an_event_rescheduled_before_it_expires_is_superseded() -> None:
     moved = edge("f2", day=5, event_day=12, slot="trip.flight", category=C.LOGISTICAL_CONTEXT)
     states = {k: v.state for k, v in resolve_slot([flight, moved], [], POLICY).items()}
     assert states == {"f1": S.SUPERSEDED, "f2": S.ACTIVE}
-
-
-# --- A raw turn expires with the plans it announces, not with the past it tells -------------
-
-
-def _fact(text: str, event: datetime) -> ExtractedFact:
-    return ExtractedFact(
-        text=text,
-        categories={C.OBLIGATIONS: 1.0},
-        confidence=0.9,
-        update="replace",
-        event_time=event,
-    )
-
-
-def _raw(facts: list[ExtractedFact]) -> EdgeEvent:
-    turn = TurnEvent(
-        user_id="u", session_id="s", turn_id="t", role="user", text="long turn", timestamp=T0
-    )
-    return edges_for_turn(turn, facts)[-1]
-
-
-def test_a_raw_turn_takes_the_anchor_of_a_plan_only() -> None:
-    went = _fact("User went to a conference last week", T0 - timedelta(days=7))
-    flight = _fact("User flies to Oslo tomorrow", T0 + timedelta(days=1))
-    assert _raw([went]).event_time is None
-    assert _raw([went, flight]).event_time == T0 + timedelta(days=1)
 
 
 # --- A raw turn without a plan is scored as unclassified text (OTHER) -----------------------

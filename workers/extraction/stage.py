@@ -79,10 +79,7 @@ def _raw_edges(
 ) -> list[EdgeEvent]:
     """The raw turn, whole, as chunks; the first chunk (`#raw`) comes last, so that a
     reader waiting for it knows the whole turn is in."""
-    # The turn expires with a plan it announces (an anchor after the moment it was said),
-    # not with what it tells of the past: "last week I went to …" was history when it was
-    # said, and the rest of the turn stays findable (Appendix AA).
-    anchors = [f.event_time for f in facts if f.event_time is not None and f.event_time > at]
+    anchors = [f.event_time for f in facts if f.event_time is not None]
     quarantined = any(f.quarantined for f in facts)
     served = tuple(e.edge_id for e in fact_edges if not e.quarantined)
     categories = _mixed_categories(facts)
