@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from schemas.categories import Category, Intent
+from schemas.categories import Category, Intent, LifecycleState
 from schemas.policy import Policy
 from scorer.score import ScoringOptions
 
@@ -27,6 +27,11 @@ def _other(alpha: float, floor: float) -> Callable[[Policy], dict[str, Any]]:
         return {"categories": cats}
 
     return change
+
+
+def _without_superseded_for_the_past(policy: Policy) -> dict[str, Any]:
+    past = {s: w for s, w in policy.masks[Intent.PAST].items() if s != LifecycleState.SUPERSEDED}
+    return {"masks": {**policy.masks, Intent.PAST: past}}
 
 
 def _fixed(**changes: Any) -> Callable[[Policy], dict[str, Any]]:
@@ -57,6 +62,21 @@ ABLATIONS: Mapping[str, Ablation] = {
     "no_successors": (
         "no successor expansion",
         _fixed(successor_expansion=False),
+        ScoringOptions(),
+    ),
+    "raw_turns_own_dynamics": (
+        "raw turns without a plan scored with their facts' categories (previous default)",
+        _fixed(raw_turn_dynamics="facts"),
+        ScoringOptions(),
+    ),
+    "no_abstract_routed_tier": (
+        "abstract questions ranked by the relevance tier like any other (previous default)",
+        _fixed(abstract_routed_tier=False),
+        ScoringOptions(),
+    ),
+    "past_without_superseded": (
+        "past questions do not admit superseded facts (M_q(past, superseded) 0 instead of 0.5)",
+        _without_superseded_for_the_past,
         ScoringOptions(),
     ),
     "other_020_085": (

@@ -166,6 +166,10 @@ class Policy(BaseModel):
     #: Raw turns kept beside extracted facts rank below a fact on equal evidence
     #: (Appendix AA: the raw text is a fallback). Our default.
     episodic_weight: float = Field(default=0.9, ge=0, le=1)
+    #: Whose decay, α, floor and routing a raw turn without an event anchor is scored
+    #: with: its facts' categories ("facts") or OTHER's ("other": the rest of the turn is
+    #: unclassified text, workers/query/candidates.py `scored_as_other`). Ours, measured.
+    raw_turn_dynamics: Literal["facts", "other"] = "facts"
     #: Relevance gate standing in for the paper's LLM distillation to top-20 (§3.5) when no
     #: LLM is configured: keep at most `distill_candidates` by σ, and only those with
     #: σ ≥ relevance_ratio · max σ. Our defaults.
@@ -189,6 +193,10 @@ class Policy(BaseModel):
     #: stand-in for distillation), so that anticipatory activation (A.13) can lift an event
     #: that shares no words with the question. Ours, measured (README).
     forced_tier_intents: frozenset[Intent] = frozenset({Intent.UPCOMING})
+    #: When no word of a question tells the user's facts apart (each is in more than half
+    #: of them, or in none), the routed category's candidates alone form the first tier
+    #: (§3.3: category-forced retrieval for abstract queries). Ours, measured (README).
+    abstract_routed_tier: bool = False
     #: Successor expansion: a superseded or retracted fact that the intent masks but that
     #: matches the question as strongly as the relevance tier requires brings the fact that
     #: replaced it (the `superseded_by` / `retracted_by` chain) into the pool with its σ.

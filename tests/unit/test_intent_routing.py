@@ -42,6 +42,18 @@ C = Category
         ("Did they go to the wedding?", Intent.PAST),
         ("What happened at the interview?", Intent.PAST),
         ("Were the tickets expensive?", Intent.PAST),
+        # Experience so far (present perfect of "ever", "been to", "how many … has"): past.
+        ("How many marathons has she run?", Intent.PAST),
+        ("Which countries has he been to?", Intent.PAST),
+        ("Has she ever tried sushi?", Intent.PAST),
+        ("How many kids does she have?", Intent.CURRENT),
+        ("Has he finished the report?", Intent.CURRENT),
+        # "before <date>" dates a past question; it is not a change question.
+        ("Where was she in the week before 3 March 2025?", Intent.PAST),
+        # What one left or quit is a former value; "in the past" asks for the history.
+        ("Which team did he leave?", Intent.HISTORICAL),
+        ("When did she leave for Rome?", Intent.PAST),
+        ("What music did she like in the past?", Intent.HISTORICAL),
         ("Which plans did he cancel?", Intent.CANCELLED),
         ("What trips fell through?", Intent.CANCELLED),
     ],
@@ -71,6 +83,8 @@ def router() -> Iterator[tuple[CategoryRouter, MiniLMEmbedder]]:
         ("When is her dentist appointment?", C.OBLIGATIONS),
         ("When does his flight leave?", C.LOGISTICAL_CONTEXT),
         ("What does he do for fun at the weekend?", C.HOBBIES_RECREATION),
+        # Table 1's Identity example is an employer ("Works at Google").
+        ("What was his previous employer?", C.IDENTITY_SELF_CONCEPT),
     ],
 )
 def test_routing_top_category(

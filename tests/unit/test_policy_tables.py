@@ -161,6 +161,9 @@ def test_intent_masks_a1() -> None:
         "event_routed_intents",
         "sigma_normalization",
         "successor_expansion",
+        "raw_turn_dynamics",
+        "abstract_routed_tier",
+        "masks",
     ],
 )
 def test_settings_beyond_the_paper_cite_a_measurement(setting: str) -> None:

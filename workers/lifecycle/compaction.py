@@ -37,9 +37,8 @@ from typing import Any, Protocol, runtime_checkable
 from schemas.categories import LifecycleState
 from schemas.policy import Policy
 from schemas.records import FactRecord
-from scorer.score import EVENT_TIME_MEMBERSHIP
 from workers.lifecycle.facts import DirectFacts
-from workers.lifecycle.rules import group_key
+from workers.lifecycle.rules import edge_expires_at, group_key
 from workers.ports import VectorIndex
 
 S = LifecycleState
@@ -57,18 +56,8 @@ class Archival:
 
 
 def expires_at(record: FactRecord, policy: Policy) -> datetime | None:
-    """When an anchored fact of an event-time category expires (Appendix K), else None.
-
-    The scorer's rule: soft membership in event-time categories ≥ 0.5, an event time, and
-    the buffer after it (scorer/score.py `_state_as_of`).
-    """
-    edge = record.edge
-    if edge.event_time is None:
-        return None
-    membership = sum(w for c, w in edge.categories.items() if policy.category(c).event_time)
-    if membership < EVENT_TIME_MEMBERSHIP:
-        return None
-    return edge.event_time + timedelta(hours=policy.expiry_buffer_hours)
+    """When an anchored fact of an event-time category expires (Appendix K), else None."""
+    return edge_expires_at(record.edge, policy)
 
 
 def _dead(record: FactRecord, policy: Policy) -> tuple[str, datetime, float] | None:

@@ -17,6 +17,11 @@ state"). The rules walk one slot's timeline in (ingest time, kind, edge id) orde
   Ω = Π(1 - γ) (paper Model 1);
 * retraction — a retracting edge stated at or after an edge retracts it, whenever it
   arrived (a retraction that arrives before its target still applies);
+* expired events stay what they were — an event-anchored fact whose event had expired
+  (Appendix K: event time + buffer) when a later edge of its slot was said is a past
+  occurrence, not a value that edge replaces: the later edge is another instance of the
+  slot (Appendix Z's instance-qualified slot keys), and the past one keeps its own expiry
+  ("won the first tournament" is not undone by "won the fourth");
 * near-duplicates — a non-numeric edge with cosine > 0.95 to an active edge of its slot is
   folded into it as a repeated mention (Appendix Z; numeric facts exempt, Appendix H);
 * quarantined (instruction-like) edges never take part and are never served (B.5).
@@ -27,7 +32,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import numpy as np
 
@@ -35,6 +40,7 @@ from schemas.categories import LifecycleState, UpdateSemantics
 from schemas.events import EdgeEvent
 from schemas.policy import Policy
 from schemas.records import Lifecycle, SoftPressure
+from scorer.context import EVENT_TIME_MEMBERSHIP
 
 #: Prefix of derived group keys for facts without a slot key.
 DERIVED_SLOT_PREFIX = "~text:"
@@ -50,6 +56,27 @@ def group_key(edge: EdgeEvent) -> str:
         return edge.slot_key
     normalized = " ".join(edge.text.lower().split())
     return DERIVED_SLOT_PREFIX + hashlib.sha1(normalized.encode()).hexdigest()[:16]
+
+
+def edge_expires_at(edge: EdgeEvent, policy: Policy) -> datetime | None:
+    """When an anchored fact of an event-time category expires (Appendix K), else None.
+
+    The scorer's rule (scorer/score.py `_state_as_of`): soft membership in event-time
+    categories ≥ 0.5, an event time, and the buffer after it.
+    """
+    if edge.event_time is None:
+        return None
+    membership = sum(w for c, w in edge.categories.items() if policy.category(c).event_time)
+    if membership < EVENT_TIME_MEMBERSHIP:
+        return None
+    return edge.event_time + timedelta(hours=policy.expiry_buffer_hours)
+
+
+def _replaceable(old: EdgeEvent, when: datetime, policy: Policy) -> bool:
+    """Whether an edge said at `when` can still replace `old`: not once `old`'s event has
+    expired (a past occurrence is history, not the slot's current value)."""
+    expiry = edge_expires_at(old, policy)
+    return expiry is None or when <= expiry
 
 
 def _order(edge: EdgeEvent) -> tuple[datetime, str]:
@@ -163,18 +190,20 @@ def resolve_slot(
             # retraction event, not supersession, takes the earlier values out.
             active.append(draft)
             continue
+        # Events that had expired when this edge was said are other instances: untouched.
+        current = [a for a in active if _replaceable(a.edge, when, policy)]
         if edge.update is UpdateSemantics.ACCUMULATE:
             # Only a different stated value contradicts; valueless edges simply add up.
-            targets = [a for a in active if _same_value(edge, a.edge) is False]
+            targets = [a for a in current if _same_value(edge, a.edge) is False]
             threshold = policy.supersession.accumulate_threshold
         else:
-            targets = list(active)
+            targets = current
             semantics = policy.category(edge.primary_category).semantics
             threshold = policy.supersession.threshold_for(semantics)
         if targets and edge.update is not UpdateSemantics.SOFT and edge.confidence >= threshold:
             if edge.update is UpdateSemantics.ACCUMULATE:
                 # A committed value also settles what was only considered for the slot.
-                targets += [a for a in active if a.edge.update is UpdateSemantics.SOFT]
+                targets += [a for a in current if a.edge.update is UpdateSemantics.SOFT]
             for old in targets:
                 old.state = LifecycleState.SUPERSEDED
                 old.superseded_by, old.superseded_at = edge_id, when

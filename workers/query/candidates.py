@@ -8,14 +8,25 @@ from datetime import datetime
 
 import numpy as np
 
-from schemas.categories import CATEGORY_ORDER, UpdateSemantics
+from schemas.categories import CATEGORY_ORDER, Category, UpdateSemantics
+from schemas.events import EdgeEvent
+from schemas.policy import Policy
 from schemas.records import FactRecord
 from scorer.pool import Candidate
 from scorer.tables import STATE_CODES
 from workers.ports import Hit
 from workers.query.similarity import MIN_SPREAD, Scale, SigmaMode, cosines, fuse
 
-__all__ = ["MIN_SPREAD", "MergedCandidate", "hours", "merge_hits", "relevance_tier", "to_candidate"]
+__all__ = [
+    "MIN_SPREAD",
+    "MergedCandidate",
+    "dynamics_category",
+    "hours",
+    "merge_hits",
+    "relevance_tier",
+    "scored_as_other",
+    "to_candidate",
+]
 
 #: Sources whose hit score is a BM25 score (the masked-state search has a lexical half too).
 BM25_SOURCES = frozenset({"bm25", "masked_bm25"})
@@ -73,13 +84,40 @@ def merge_hits(
     return [MergedCandidate(records[e], sigma[e], tuple(sources[e])) for e in sorted(records)]
 
 
-def to_candidate(record: FactRecord, sigma: float) -> Candidate:
-    """The scorer's plain-value view of a stored fact."""
+_OTHER_ONLY = tuple(1.0 if c is Category.OTHER else 0.0 for c in CATEGORY_ORDER)
+
+
+def _weights(categories: Mapping[Category, float]) -> tuple[float, ...]:
+    return tuple(categories.get(c, 0.0) for c in CATEGORY_ORDER)
+
+
+def scored_as_other(edge: EdgeEvent, policy: Policy) -> bool:
+    """Whether a fact is scored with OTHER's dynamics (decay, α, floor, routing) rather
+    than its own categories': a raw turn that announces no plan (no event anchor), under
+    the policy's `raw_turn_dynamics: "other"`.
+
+    A raw turn is the fallback text for what extraction missed (Appendix AA): the facts
+    taken from it carry their own categories' dynamics, while the rest of what it says is
+    unclassified — a chatty turn that mentions one trip is not a logistics fact that loses
+    40 % of its score in a few days. Its state (superseded, retracted, expired with its
+    plan) still follows its facts' (docs/architecture.md, "Lifecycle state").
+    """
+    return policy.raw_turn_dynamics == "other" and edge.episodic and edge.event_time is None
+
+
+def dynamics_category(edge: EdgeEvent, policy: Policy) -> Category:
+    """The category whose λ, α and floor a fact is scored with (for explanations)."""
+    return Category.OTHER if scored_as_other(edge, policy) else edge.primary_category
+
+
+def to_candidate(record: FactRecord, sigma: float, policy: Policy | None = None) -> Candidate:
+    """The scorer's plain-value view of a stored fact (`scored_as_other` with a policy)."""
     edge, lc = record.edge, record.lifecycle
+    fallback_text = policy is not None and scored_as_other(edge, policy)
     ingest = hours(edge.ingest_time)
     return Candidate(
         key=edge.edge_id,
-        weights=tuple(edge.categories.get(c, 0.0) for c in CATEGORY_ORDER),
+        weights=_OTHER_ONLY if fallback_text else _weights(edge.categories),
         sigma=sigma,
         ingest_h=ingest,
         last_mention_h=hours(lc.last_mentioned_at) if lc.last_mentioned_at else ingest,

@@ -9,6 +9,7 @@ from datetime import datetime
 from schemas.categories import Intent, LifecycleState
 from schemas.policy import Policy
 from schemas.records import FactRecord
+from workers.query.candidates import dynamics_category
 
 
 def _ago(now: datetime, then: datetime) -> str:
@@ -38,7 +39,8 @@ def reasons(
         out.append(f"expired: event at {edge.event_time.isoformat()} + {buffer_d:.0f}-day buffer")
     else:
         out.append(state)
-    cat = policy.category(edge.primary_category)
+    dynamics = dynamics_category(edge, policy)
+    cat = policy.category(dynamics)
     if edge.event_time and terms["decay"] == 1.0 and cat.event_time:
         when = _ago(as_of, edge.event_time)
         out.append(f"event-time anchored ({when}): validity ×{terms['validity']:.2f}")
@@ -47,7 +49,8 @@ def reasons(
         half = math.log(2) / cat.decay_per_hour / 24
         out.append(
             f"decay ×{terms['decay']:.2f} (last mentioned {age_d:.1f} d ago, "
-            f"{edge.primary_category.value} half-life {half:.1f} d"
+            f"{dynamics.value}{' (raw turn)' if dynamics != edge.primary_category else ''} "
+            f"half-life {half:.1f} d"
             + (f", {lc.mentions} mentions" if lc.mentions > 1 else "")
             + ")"
         )

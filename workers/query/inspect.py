@@ -30,7 +30,7 @@ def inspect_facts(
 ) -> Inspection:
     """Group `facts` (one user's) by category, then state as of `as_of`, in ingest order."""
     records = sorted(facts, key=lambda r: (r.edge.ingest_time, r.edge_id))
-    candidates = [to_candidate(r, 1.0) for r in records]
+    candidates = [to_candidate(r, 1.0, policy) for r in records]
     _, scores = rank(
         candidates, QueryContext(as_of_h=hours(as_of)), PolicyTables.compile(policy), k=0
     )

@@ -21,13 +21,15 @@ _CUES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         Intent.HISTORICAL,
         re.compile(
-            r"\b(used to|use to|(?:was|were|did|had)\b[^?.!]*\bbefore\b|"
+            r"\b(used to|use to|(?:was|were|did|had)\b[^?.!]*\bbefore\b(?!\s+(?:the\s+)?\d)|"
             r"before (?:switching|moving|changing|i (?:moved|switched|changed))|"
             r"previous(?:ly)?|former(?:ly)?|originally|at first|"
             r"(?:change|switch|move)[ds]? from|(?:switched|moved) from|"
+            # "Which company did she leave?": what one left or quit is a former value.
+            r"(?:did|has|have|had)\s+(?:\w+\s+){1,2}?(?:leave|quit)\b(?!\s+(?:for|to|behind)\b)|"
             r"earlier (?:preference|job|city|address)|old (?:job|address|city|apartment|place)|"
             r"what was my|what did i (?:use|prefer|like) (?:before|to)|"
-            r"history of|how has .* changed|in the past i)\b",
+            r"history of|how has .* changed|in the past)\b",
             re.I,
         ),
     ),
@@ -49,6 +51,8 @@ _CUES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
         Intent.PAST,
         re.compile(
             r"\b(last (?:week|month|year|time)|yesterday|ago|already (?:happened|done|passed)|"
+            r"(?:has|have|hasn't|haven't)\b[^?.!]*\bever|been to|"
+            r"how (?:many (?:\w+ ){1,3}|often )(?:has|have)\s+\w+|"
             r"did|didn't|was|wasn't|were|weren't|had|hadn't|what happened|passed|went to)\b",
             re.I,
         ),

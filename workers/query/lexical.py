@@ -21,8 +21,9 @@ fixed order of terms, so that every adapter gives the same number to the last bi
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from workers.ports import Hit, SearchFilter, SparseVector, TermCounts, VectorIndex
 from workers.text import bm25
@@ -52,13 +53,45 @@ def exact_score(query: Mapping[int, float], document: SparseVector) -> float:
     )
 
 
+#: A word tells a user's facts apart when at most half of them contain it (idf ≥ ln 2);
+#: a word most of them contain — typically the person's name — does not.
+DISTINCTIVE_IDF = math.log(2.0)
+_POSSESSIVE = re.compile(r"['’]s\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class UserQuery:
+    """A question's BM25 query for one user, and whether any of its words is distinctive
+    (contained in some, but at most half, of the user's facts)."""
+
+    vector: SparseVector
+    distinctive: bool
+
+
+def user_query_terms(vectors: VectorIndex, user_id: str, text: str) -> UserQuery:
+    """`user_query` with whether the question has a distinctive word: a question without
+    one ("What are Diane's hobbies?" among facts that all name Diane) is abstract — its
+    words do not point at any fact."""
+    terms = bm25.query_vector(text)
+    # A possessive names what its base word names ("Tomas's" is Tomas, whom every fact
+    # names): judged by the base word, which the tokenizer would otherwise keep apart.
+    judged = bm25.query_vector(_POSSESSIVE.sub("", text)).indices
+    asked = sorted({*terms.indices, *judged})
+    if not asked:
+        return UserQuery(terms, False)
+    counts = vectors.term_counts(user_id, asked)
+    distinctive = any(
+        idf(counts.facts, n) >= DISTINCTIVE_IDF
+        for n in (counts.containing.get(i, 0) for i in judged)
+        if n > 0
+    )
+    return UserQuery(weighted(terms, counts), distinctive)
+
+
 def user_query(vectors: VectorIndex, user_id: str, text: str) -> SparseVector:
     """The query vector of `text` for one user: BM25's query terms weighted by the user's
     IDF (empty when no fact of the user has any of them)."""
-    terms = bm25.query_vector(text)
-    if not terms.indices:
-        return terms
-    return weighted(terms, vectors.term_counts(user_id, terms.indices))
+    return user_query_terms(vectors, user_id, text).vector
 
 
 def search_weighted(
@@ -89,10 +122,13 @@ def search_lexical(
 
 
 __all__: Sequence[str] = [
+    "DISTINCTIVE_IDF",
+    "UserQuery",
     "exact_score",
     "idf",
     "search_lexical",
     "search_weighted",
     "user_query",
+    "user_query_terms",
     "weighted",
 ]

@@ -21,6 +21,10 @@ PROTOTYPES: dict[Category, tuple[str, ...]] = {
         "Where do I live? What city am I in?",
         "What is my job, where do I work, what is my profession?",
         "What is my name, age, nationality?",
+        # Table 1's Identity example is an employer ("Works at Google"); faith is part of
+        # the self-concept too.
+        "Which company employs me, who is my employer?",
+        "What is my religion or faith?",
     ),
     C.RELATIONAL_BONDS: (
         "Who is my partner, am I dating anyone, am I married?",

@@ -26,7 +26,7 @@ from workers.query.candidates import (
 )
 from workers.query.explain import reasons
 from workers.query.intent import detect_intent
-from workers.query.lexical import search_weighted, user_query
+from workers.query.lexical import search_weighted, user_query_terms
 from workers.query.routing import CategoryRouter, top_categories
 from workers.query.similarity import Calibration
 from workers.query.successors import Successor
@@ -92,7 +92,12 @@ class QueryService:
         return SearchFilter(states=frozenset(stored), ingested_before=as_of)
 
     def _tier(
-        self, query: str, merged: list[MergedCandidate], admissible: np.ndarray, intent: Intent
+        self,
+        query: str,
+        merged: list[MergedCandidate],
+        admissible: np.ndarray,
+        intent: Intent,
+        abstract: bool = False,
     ) -> np.ndarray:
         """The candidates the lifecycle ranking serves first (the paper's distilled top-20).
 
@@ -102,14 +107,23 @@ class QueryService:
         candidates: for "what's coming up?" the answer is whatever event lies ahead, and its
         words need not resemble the question (A.13: anticipatory activation must be able to
         lift it).
+
+        For an abstract question — none of its words tells the user's facts apart, e.g.
+        "What are Diane's hobbies?" when every fact names Diane — similarity has nothing to
+        go on but the name, and the routed category is the evidence (§3.3: category-forced
+        retrieval bridges the gap between an abstract query and specific facts): with
+        `abstract_routed_tier`, the routed candidates alone are the first tier.
         """
         policy = self._policy
         if self._distill is None:
+            routed = admissible & np.array(["forced" in m.sources for m in merged], dtype=bool)
+            if abstract and policy.abstract_routed_tier and routed.any():
+                return routed
             tier = relevance_tier(
                 merged, policy.distill_candidates, policy.relevance_ratio, admissible
             )
             if intent in policy.forced_tier_intents:
-                tier |= admissible & np.array(["forced" in m.sources for m in merged], dtype=bool)
+                tier |= routed
             return tier
         ordered = sorted(
             (m for m, ok in zip(merged, admissible, strict=True) if ok), key=lambda m: -m.sigma
@@ -125,9 +139,10 @@ class QueryService:
 
     def _search(
         self, request: QueryRequest, qv: np.ndarray, probs: np.ndarray, intent: Intent
-    ) -> dict[str, list[Hit]]:
+    ) -> tuple[dict[str, list[Hit]], bool]:
         """Hybrid candidates (§3.6): dense top-60, BM25 top-20, the routed categories' top-20,
-        and the best matches among the facts the intent masks (for successor expansion)."""
+        and the best matches among the facts the intent masks (for successor expansion);
+        and whether the question is abstract (no distinctive word, `lexical.UserQuery`)."""
         user, policy = request.user_id, self._policy
         flt = self._filter(intent, request.as_of)
         by_source: dict[str, list[Hit]] = {}
@@ -135,7 +150,8 @@ class QueryService:
             by_source["dense"] = self._vectors.search_dense(user, qv, policy.dense_candidates, flt)
         # BM25 with the user's own statistics (workers/query/lexical.py), counted once.
         lexical = "bm25" in self._sources
-        sparse = user_query(self._vectors, user, request.query) if lexical else None
+        terms = user_query_terms(self._vectors, user, request.query) if lexical else None
+        sparse = terms.vector if terms is not None else None
         if sparse is not None:
             by_source["bm25"] = search_weighted(
                 self._vectors, user, sparse, policy.bm25_candidates, flt
@@ -161,7 +177,7 @@ class QueryService:
             by_source["masked_dense"] = self._vectors.search_dense(user, qv, n, masked)
             if sparse is not None:
                 by_source["masked_bm25"] = search_weighted(self._vectors, user, sparse, n, masked)
-        return by_source
+        return by_source, terms is not None and not terms.distinctive
 
     def _hidden_states(self, intent: Intent) -> frozenset[LifecycleState]:
         """Replaced states the intent's mask hides: where successors may be found."""
@@ -171,7 +187,7 @@ class QueryService:
     def _rank(
         self, merged: list[MergedCandidate], ctx: QueryContext
     ) -> tuple[list[int], Scores | ScalarScores]:
-        candidates = [to_candidate(m.record, m.sigma) for m in merged]
+        candidates = [to_candidate(m.record, m.sigma, self._policy) for m in merged]
         return rank(candidates, ctx, self._tables, len(candidates), self._options)
 
     def _expand(
@@ -219,7 +235,7 @@ class QueryService:
         qv = self._embedder.embed([request.query])[0]
         probs = self._router.route(request.query, qv)
         user, policy = request.user_id, self._policy
-        by_source = self._search(request, qv, probs, intent)
+        by_source, abstract = self._search(request, qv, probs, intent)
         scale = (
             self._calibration.scale()
             if policy.sigma_normalization in ("calibrated", "ceiling")
@@ -239,7 +255,7 @@ class QueryService:
             # near-paraphrase of the question must not set the bar), then leads the order.
             admissible = np.zeros(len(merged), dtype=bool)
             admissible[ranked] = True
-            tier = self._tier(request.query, merged, admissible, intent)
+            tier = self._tier(request.query, merged, admissible, intent, abstract)
             ranked = [i for i in ranked if tier[i]] + [i for i in ranked if not tier[i]]
         best = ranked[: request.k]
         results = []

@@ -1,0 +1,161 @@
+"""Witnesses of the mechanisms found on data nobody here wrote (issue 10, LoCoMo dev and the
+paper cases): each test fails without its mechanism. Phrasings are ours, written for these
+tests, not taken from any benchmark."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+
+from schemas.categories import CATEGORY_ORDER, Category, LifecycleState
+from schemas.events import EdgeEvent, Embedding
+from schemas.policy import Policy, load_policy
+from schemas.query import QueryRequest
+from schemas.records import FactRecord, Lifecycle
+from tests.unit.edge_helpers import edge
+from workers.embedding.hashing import HashingEmbedder
+from workers.lifecycle.rules import resolve_slot
+from workers.lifecycle.service import LifecycleService
+from workers.query.candidates import to_candidate
+from workers.query.explain import reasons
+from workers.query.lexical import user_query_terms
+from workers.query.routing import CategoryRouter
+from workers.query.service import QueryService
+from workers.stores.memory_slots import InMemorySlotIndex
+from workers.stores.memory_vectors import InMemoryVectorIndex
+
+POLICY = load_policy()
+C = Category
+S = LifecycleState
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+EMBEDDER = HashingEmbedder(dim=64)
+
+
+# --- An expired event is history: a later edge of its slot is another instance -------------
+
+
+def _won(edge_id: str, day: float) -> EdgeEvent:
+    return edge(
+        edge_id,
+        day=day,
+        event_day=day - 2,
+        slot="event.tournament",
+        category=C.LOGISTICAL_CONTEXT,
+        value=edge_id,
+    )
+
+
+def test_an_expired_event_is_not_superseded_by_the_next_one() -> None:
+    """Appendix Z's slot keys are instance-qualified: "won the first tournament" (expired
+    weeks before) is not replaced by "won the fourth"; it keeps its own expiry."""
+    result = resolve_slot([_won("t1", 0), _won("t4", 60)], [], POLICY)
+    states = {k: v.state for k, v in result.items()}
+    assert states == {"t1": S.ACTIVE, "t4": S.ACTIVE}
+
+
+def test_an_event_rescheduled_before_it_expires_is_superseded() -> None:
+    """A reschedule said before the event passed (plus the buffer) still replaces it."""
+    flight = edge("f1", day=0, event_day=10, slot="trip.flight", category=C.LOGISTICAL_CONTEXT)
+    moved = edge("f2", day=5, event_day=12, slot="trip.flight", category=C.LOGISTICAL_CONTEXT)
+    states = {k: v.state for k, v in resolve_slot([flight, moved], [], POLICY).items()}
+    assert states == {"f1": S.SUPERSEDED, "f2": S.ACTIVE}
+
+
+# --- A raw turn without a plan is scored as unclassified text (OTHER) -----------------------
+
+
+def _raw_record(categories: dict[str, float]) -> FactRecord:
+    raw = edge("turn#raw", day=0, slot=None, category=categories).model_copy(
+        update={"episodic": True}
+    )
+    return FactRecord(edge=raw, lifecycle=Lifecycle(state=S.ACTIVE, last_mentioned_at=T0))
+
+
+def _weights(policy: Policy) -> dict[Category, float]:
+    cand = to_candidate(_raw_record({"LOGISTICAL_CONTEXT": 1.0}), 0.8, policy)
+    return {c: w for c, w in zip(CATEGORY_ORDER, cand.weights, strict=True) if w}
+
+
+def test_a_raw_turn_without_a_plan_decays_as_other() -> None:
+    """A chatty turn that mentions one trip keeps OTHER's floor (0.95·σ), not Logistical's
+    0: the trip itself is its extracted fact's, with Logistical's dynamics."""
+    assert _weights(POLICY) == {C.OTHER: 1.0}
+    own = POLICY.model_copy(update={"raw_turn_dynamics": "facts"})
+    assert _weights(own) == {C.LOGISTICAL_CONTEXT: 1.0}
+    record = _raw_record({"LOGISTICAL_CONTEXT": 1.0})
+    terms = {"decay": 0.0, "validity": 1.0, "blend": 0.5, "floor": 0.76, "numeric_rescue": 0.0}
+    terms |= {"rho": 1.0, "omega": 1.0, "mask": 1.0, "direction": 1.0}
+    why = reasons(record, "active", terms, T0 + timedelta(days=60), POLICY)
+    assert any("OTHER (raw turn) half-life" in line for line in why)
+
+
+def test_an_anchored_raw_turn_keeps_its_facts_dynamics() -> None:
+    record = _raw_record({"LOGISTICAL_CONTEXT": 1.0})
+    anchored = record.model_copy(
+        update={"edge": record.edge.model_copy(update={"event_time": T0 + timedelta(days=1)})}
+    )
+    cand = to_candidate(anchored, 0.8, POLICY)
+    assert cand.weights[CATEGORY_ORDER.index(C.LOGISTICAL_CONTEXT)] == 1.0
+
+
+# --- Abstract questions: the routed category is the evidence --------------------------------
+
+JONAS = [
+    ("f1", "What are Jonas's odds: Jonas fixed the kitchen sink.", C.OTHER),
+    ("f2", "What are Jonas's plans: Jonas renewed the library card.", C.OTHER),
+    ("f3", "What are the odds: Jonas finds the weather grey.", C.OTHER),
+    ("f4", "What are the bills: Jonas paid the parking ticket.", C.FINANCIAL_MATERIAL),
+    ("paint", "Jonas paints watercolors on Sundays.", C.HOBBIES_RECREATION),
+]
+
+
+class _Router(CategoryRouter):
+    """Routes every question to one category (the MiniLM router is tested apart)."""
+
+    def __init__(self, category: Category) -> None:
+        super().__init__(EMBEDDER)
+        self._probs = np.array([1.0 if c is category else 0.0 for c in CATEGORY_ORDER])
+
+    def route(self, query: str, query_vector: np.ndarray) -> np.ndarray:
+        return self._probs
+
+
+def _jonas() -> InMemoryVectorIndex:
+    vectors = InMemoryVectorIndex()
+    service = LifecycleService(InMemorySlotIndex(), vectors, POLICY)
+    for i, (edge_id, text, category) in enumerate(JONAS):
+        vector = EMBEDDER.embed([text])[0]
+        service.apply(
+            EdgeEvent(
+                edge_id=edge_id,
+                user_id="jonas",
+                text=text,
+                categories=category,
+                ingest_time=T0 + timedelta(days=i),
+                embedding=Embedding.from_array(EMBEDDER.model_id, vector),
+            )
+        )
+    return vectors
+
+
+def test_distinctive_words_are_judged_without_the_possessive() -> None:
+    """ "Jonas's" is in two of five facts, Jonas in all: the question names only Jonas."""
+    vectors = _jonas()
+    assert not user_query_terms(vectors, "jonas", "What are Jonas's hobbies?").distinctive
+    assert user_query_terms(vectors, "jonas", "Does Jonas paint?").distinctive
+
+
+def _first(policy: Policy, question: str) -> str:
+    service = QueryService(_jonas(), EMBEDDER, policy, _Router(C.HOBBIES_RECREATION))
+    request = QueryRequest(user_id="jonas", query=question, as_of=T0 + timedelta(days=30))
+    return service.query(request).results[0].edge_id
+
+
+def test_an_abstract_question_is_answered_from_its_routed_category() -> None:
+    """§3.3: category-forced retrieval bridges an abstract question and specific facts —
+    with no distinctive word, the routed candidates lead; without the rule, facts that
+    merely repeat the question's function words and the name do."""
+    assert _first(POLICY, "What are Jonas's hobbies?") == "paint"
+    off = POLICY.model_copy(update={"abstract_routed_tier": False})
+    assert _first(off, "What are Jonas's hobbies?") != "paint"
