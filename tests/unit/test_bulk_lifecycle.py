@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 
 from schemas.events import EdgeEvent
 from tests.unit.edge_helpers import edge
+from tests.unit.test_retraction_retargeting import STREAM as RETARGETING_STREAM
+from tests.unit.test_retraction_retargeting import service as retargeting_service
 from tests.unit.test_slot_association import STREAM as ASSOCIATION_STREAM
 from tests.unit.test_slot_association import service as association_service
 from tests.unit.test_stream_properties import EMBEDDER, POLICY, USERS, Memory, streams
@@ -166,6 +168,33 @@ def test_bulk_keeps_slot_association_as_one_by_one_does(
             memory = Memory(LifecycleService(slots, vectors, POLICY), vectors, None)  # type: ignore[arg-type]
             bulk = BulkLifecycle(slots, vectors, POLICY)
             assert _in_batches(memory, bulk, [*order, *repeats], cuts) == 0
+            assert dumps_stable(export_user(vectors, "u1")) == expected
+        finally:
+            slots.close()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.permutations(RETARGETING_STREAM),
+    st.lists(st.integers(0, 8), max_size=3),
+    st.booleans(),
+)
+def test_bulk_keeps_retraction_retargeting_as_one_by_one_does(
+    order: list[EdgeEvent], cuts: list[int], on_sqlite: bool
+) -> None:
+    """A retraction naming a slot nobody filled retracts what the user named
+    (workers/lifecycle/retargeting.py), late edges re-decide the retractions after them:
+    in any batches, the same records, none handed back."""
+    reference, ref_vectors = retargeting_service()
+    for e in RETARGETING_STREAM:
+        reference.apply(e)
+    expected = dumps_stable(export_user(ref_vectors, "u1"))
+    with tempfile.TemporaryDirectory() as tmp:
+        slots = SqliteSlotIndex(Path(tmp) / "s.sqlite") if on_sqlite else InMemorySlotIndex()
+        try:
+            vectors = InMemoryVectorIndex()
+            memory = Memory(LifecycleService(slots, vectors, POLICY), vectors, None)  # type: ignore[arg-type]
+            assert _in_batches(memory, BulkLifecycle(slots, vectors, POLICY), order, cuts) == 0
             assert dumps_stable(export_user(vectors, "u1")) == expected
         finally:
             slots.close()

@@ -39,6 +39,7 @@ from schemas.records import FactRecord
 from workers.errors import FRError
 from workers.lifecycle.association import ANCHORS, TO_PREFIX, Associations, is_pseudo
 from workers.lifecycle.facts import fact_store
+from workers.lifecycle.retargeting import Retargeting
 from workers.lifecycle.rules import group_key
 from workers.lifecycle.service import EPISODE_PREFIX, LifecycleService, Transition
 from workers.ports import (
@@ -131,6 +132,11 @@ class BulkLifecycle:
         associations = Associations(bookkeeping, self._policy)
         for edge in unique.values():
             touched.update(dict.fromkeys(associations.on_apply(edge)))
+        # So does retraction retargeting (workers/lifecycle/retargeting.py): a target is a
+        # function of the edges ingested before the retraction, whichever came first here.
+        retargeting = Retargeting(bookkeeping, self._policy)
+        for edge in unique.values():
+            touched.update(dict.fromkeys(retargeting.on_apply(edge)))
         bookkeeping.flush()
         view = _SlotView(self._slots, user)
         view.fetch([ANCHORS, *(TO_PREFIX + slot for slot in touched)])
