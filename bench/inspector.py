@@ -25,19 +25,18 @@ import json
 import os
 import shutil
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import httpx
 import numpy as np
-import uvicorn
 
 from bench import growth_data as data
+from bench.live_server import live_server
 from bench.stats import pct
 from frecall.api import create_api
 from frecall.settings import Settings
@@ -68,7 +67,10 @@ def run(args: argparse.Namespace) -> int:
                 f"ingested {report.accepted} facts in {time.perf_counter() - started:.1f} s",
                 flush=True,
             )
-            with _serving(create_api(d)) as url, httpx.Client(base_url=url, timeout=120) as http:
+            with (
+                live_server(create_api(d), timeout=30) as url,
+                httpx.Client(base_url=url, timeout=120) as http,
+            ):
                 results = _measure(http, url, user, args)
     if args.json:
         print(json.dumps(results, indent=2))
@@ -80,27 +82,6 @@ def run(args: argparse.Namespace) -> int:
 def _items(facts: list[dict[str, Any]]) -> Iterator[Item[EdgeInput]]:
     for i, fact in enumerate(facts):
         yield i, json.dumps(fact), EdgeInput.model_validate(fact)
-
-
-@contextmanager
-def _serving(app: Any) -> Iterator[str]:
-    """The application on a free loopback port, in a thread, until the block ends."""
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, access_log=False)
-    )
-    thread = threading.Thread(target=server.run, name="bench-inspector", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the inspector's server did not start")
-        time.sleep(0.01)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(30)
 
 
 def _timed(get: Callable[[], httpx.Response], rounds: int) -> tuple[np.ndarray, np.ndarray, int]:

@@ -19,6 +19,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
+from bench.live_server import live_server
 from frecall.access.gate import Gate
 from frecall.access.key_stores import SqliteKeyStore
 from frecall.access.keys import Keyring
@@ -30,7 +31,6 @@ from frecall.mcp.sessions import FixedSession
 from frecall.mcp.tools import build_server
 from frecall.settings import Settings
 from frecall.wiring import open_deployment
-from tests.live_server import live_server
 
 pytestmark = pytest.mark.e2e
 TOOLS = {"remember", "recall", "forget", "inspect"}

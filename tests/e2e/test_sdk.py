@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from bench.live_server import live_server
 from frecall import AsyncClient, Client, Memory
 from frecall.access.gate import Gate
 from frecall.access.key_stores import SqliteKeyStore
@@ -26,7 +27,6 @@ from frecall.settings import Settings
 from frecall.wiring import open_deployment
 from schemas.query import QueryResult
 from schemas.results import ForgetReceipt, IngestReport, Inspection, MemoryExport
-from tests.live_server import live_server
 
 pytestmark = pytest.mark.e2e
 

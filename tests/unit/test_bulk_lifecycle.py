@@ -55,6 +55,30 @@ def _in_batches(
     return handed_back
 
 
+def _bulk_matches_one_by_one(
+    reference: LifecycleService,
+    ref_vectors: InMemoryVectorIndex,
+    stream: list[EdgeEvent],
+    delivered: list[EdgeEvent],
+    cuts: list[int],
+    on_sqlite: bool,
+) -> None:
+    """`stream` applied one by one to `reference`, and `delivered` in bulk cut at `cuts`:
+    no user handed back, the same export."""
+    for e in stream:
+        reference.apply(e)
+    expected = dumps_stable(export_user(ref_vectors, "u1"))
+    with tempfile.TemporaryDirectory() as tmp:
+        slots = SqliteSlotIndex(Path(tmp) / "s.sqlite") if on_sqlite else InMemorySlotIndex()
+        try:
+            vectors = InMemoryVectorIndex()
+            memory = Memory(LifecycleService(slots, vectors, POLICY), vectors, None)  # type: ignore[arg-type]
+            assert _in_batches(memory, BulkLifecycle(slots, vectors, POLICY), delivered, cuts) == 0
+            assert dumps_stable(export_user(vectors, "u1")) == expected
+        finally:
+            slots.close()
+
+
 @settings(max_examples=150, deadline=None)
 @given(streams(), st.lists(st.integers(0, 40), max_size=4), st.randoms(use_true_random=False))
 def test_bulk_in_any_batches_gives_the_exports_and_rankings_of_one_by_one(
@@ -158,19 +182,8 @@ def test_bulk_keeps_slot_association_as_one_by_one_does(
     """Free facts join the closest earlier keyed slot (workers/lifecycle/association.py),
     late anchors attract the free facts after them: in any batches, the same records."""
     reference, ref_vectors = association_service()
-    for e in ASSOCIATION_STREAM:
-        reference.apply(e)
-    expected = dumps_stable(export_user(ref_vectors, "u1"))
-    with tempfile.TemporaryDirectory() as tmp:
-        slots = SqliteSlotIndex(Path(tmp) / "s.sqlite") if on_sqlite else InMemorySlotIndex()
-        try:
-            vectors = InMemoryVectorIndex()
-            memory = Memory(LifecycleService(slots, vectors, POLICY), vectors, None)  # type: ignore[arg-type]
-            bulk = BulkLifecycle(slots, vectors, POLICY)
-            assert _in_batches(memory, bulk, [*order, *repeats], cuts) == 0
-            assert dumps_stable(export_user(vectors, "u1")) == expected
-        finally:
-            slots.close()
+    delivered = [*order, *repeats]
+    _bulk_matches_one_by_one(reference, ref_vectors, ASSOCIATION_STREAM, delivered, cuts, on_sqlite)
 
 
 @settings(max_examples=40, deadline=None)
@@ -186,15 +199,4 @@ def test_bulk_keeps_retraction_retargeting_as_one_by_one_does(
     (workers/lifecycle/retargeting.py), late edges re-decide the retractions after them:
     in any batches, the same records, none handed back."""
     reference, ref_vectors = retargeting_service()
-    for e in RETARGETING_STREAM:
-        reference.apply(e)
-    expected = dumps_stable(export_user(ref_vectors, "u1"))
-    with tempfile.TemporaryDirectory() as tmp:
-        slots = SqliteSlotIndex(Path(tmp) / "s.sqlite") if on_sqlite else InMemorySlotIndex()
-        try:
-            vectors = InMemoryVectorIndex()
-            memory = Memory(LifecycleService(slots, vectors, POLICY), vectors, None)  # type: ignore[arg-type]
-            assert _in_batches(memory, BulkLifecycle(slots, vectors, POLICY), order, cuts) == 0
-            assert dumps_stable(export_user(vectors, "u1")) == expected
-        finally:
-            slots.close()
+    _bulk_matches_one_by_one(reference, ref_vectors, RETARGETING_STREAM, order, cuts, on_sqlite)

@@ -1,5 +1,6 @@
-"""A real HTTP server on a free loopback port, in a thread of the test process: for clients
-that must speak HTTP (the SDK's `Client`/`AsyncClient`, the MCP Streamable HTTP client)."""
+"""A real HTTP server on a free loopback port, in a thread of the calling process: for
+clients that must speak HTTP (the inspector bench; in tests the SDK's `Client`/`AsyncClient`
+and the MCP Streamable HTTP client)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def live_server(app: ASGIApp, timeout: float = 20.0) -> Iterator[str]:
     deadline = time.monotonic() + timeout
     while not server.started:
         if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
+            raise RuntimeError("the server did not start")
         time.sleep(0.01)
     port = server.servers[0].sockets[0].getsockname()[1]
     try:
