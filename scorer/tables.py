@@ -33,8 +33,9 @@ class PolicyTables:
     masks: dict[Intent, np.ndarray]
     #: (C, 6): inv_rate, alpha, floor, event_time, ν, μ — mixed by one matmul per query.
     columns: np.ndarray
-    #: The same per category as Python tuples, for the scalar path.
-    category_rows: tuple[tuple[float, ...], ...]
+    #: (C, 7): `columns` and a zero routing-prior column; the scalar path copies it and
+    #: sets the query's prior (cheaper per query than stacking the columns anew).
+    mix_columns: np.ndarray
     expiry_buffer_hours: float
     reinforcement: float
     routing_floor: float
@@ -72,7 +73,7 @@ class PolicyTables:
                     (inv_rate, alpha, floor, event_time, anticipation, post_event)
                 )
             ),
-            category_rows=tuple(tuple(float(x) for x in row) for row in columns),
+            mix_columns=np.column_stack((columns, np.zeros(len(cats)))),
             rate=col([c.decay_per_hour for c in cats]),
             inv_rate=col([1.0 / c.decay_per_hour for c in cats]),
             alpha=col([c.alpha for c in cats]),

@@ -27,6 +27,7 @@ from workers.query.candidates import (
 from workers.query.explain import reasons
 from workers.query.intent import detect_intent
 from workers.query.lexical import search_weighted, user_query_terms
+from workers.query.query_vectors import QueryVectors
 from workers.query.routing import CategoryRouter, top_categories
 from workers.query.similarity import Calibration
 from workers.query.successors import Successor
@@ -75,6 +76,7 @@ class QueryService:
         self._tables = PolicyTables.compile(policy)
         self._router = router or CategoryRouter(embedder)
         self._calibration = Calibration(embedder)
+        self._query_vector = QueryVectors(embedder)
         self._options = options
         self._clock = clock
         self._event_categories = frozenset(c for c, p in policy.categories.items() if p.event_time)
@@ -232,7 +234,7 @@ class QueryService:
     def query(self, request: QueryRequest) -> QueryResult:
         as_of = request.as_of or self._clock()
         intent = detect_intent(request.query, request.intent)
-        qv = self._embedder.embed([request.query])[0]
+        qv = self._query_vector(request.query)
         probs = self._router.route(request.query, qv)
         user, policy = request.user_id, self._policy
         by_source, abstract = self._search(request, qv, probs, intent)
