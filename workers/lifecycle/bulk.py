@@ -30,8 +30,10 @@ one in it is `new->superseded`, where the one-by-one path reports `new->active` 
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from schemas.events import EdgeEvent
 from schemas.policy import Policy
@@ -52,7 +54,6 @@ from workers.ports import (
     Upserts,
     VectorIndex,
 )
-from workers.stores.memory_slots import sort_edges
 from workers.text import bm25
 
 
@@ -180,8 +181,11 @@ class _SlotView:
 
     def _slot(self, user_id: str, slot_key: str) -> SlotEdges:
         if user_id == self._user:  # read once: nothing writes through the view meanwhile
-            self.fetch([slot_key])
-            return self._known[slot_key]
+            known = self._known.get(slot_key)
+            if known is None:  # the resolution asks for fetched slots ≈ 8 times an edge
+                self.fetch([slot_key])
+                known = self._known[slot_key]
+            return known
         return SlotEdges(
             self._base.members(user_id, slot_key), self._base.retractions(user_id, slot_key)
         )
@@ -231,6 +235,7 @@ class _Bookkeeping(_SlotView):
         self.fetch([ANCHORS])
         self._pending: list[SlotEntry] = []
         self._keys: set[str] | None = None  # the user's slot keys, with the new ones
+        self._sorted: list[str] | None = None  # `_keys` sorted, until a new key comes
 
     def add(self, user_id: str, slot_key: str, edge: EdgeEvent) -> tuple[int, list[EdgeEvent]]:
         if user_id != self._user:
@@ -238,10 +243,15 @@ class _Bookkeeping(_SlotView):
         self.fetch([slot_key])
         slot = self._known[slot_key]
         if all(m.edge_id != edge.edge_id for m in slot.members):  # the first copy wins
-            self._known[slot_key] = SlotEdges(sort_edges([*slot.members, edge]), slot.retractions)
+            # `sort_edges`'s order, kept by one insertion (ids are distinct: no ties); a new
+            # list, as a callers' earlier answer must not change under it.
+            members = list(slot.members)
+            bisect.insort(members, edge, key=_slot_order)
+            self._known[slot_key] = SlotEdges(members, slot.retractions)
             self._pending.append(SlotEntry(slot_key, edge))
-            if self._keys is not None:
+            if self._keys is not None and slot_key not in self._keys:
                 self._keys.add(slot_key)
+                self._sorted = None
         return 0, self._known[slot_key].members  # the version: unused by the bookkeeping
 
     def slots(self, user_id: str) -> list[str]:
@@ -249,11 +259,18 @@ class _Bookkeeping(_SlotView):
             return self._base.slots(user_id)
         if self._keys is None:
             self._keys = {*self._base.slots(user_id), *(e.slot_key for e in self._pending)}
-        return sorted(self._keys)
+        if self._sorted is None:  # association asks for them once per edge it matches
+            self._sorted = sorted(self._keys)
+        return list(self._sorted)
 
     def flush(self) -> None:
         self._base.add_many(self._user, self._pending)
         self._pending = []
+
+
+def _slot_order(edge: EdgeEvent) -> tuple[datetime, str]:
+    """The order of a slot's members (`memory_slots.sort_edges`)."""
+    return edge.ingest_time, edge.edge_id
 
 
 class _ReadOnce:
