@@ -31,7 +31,7 @@ one in it is `new->superseded`, where the one-by-one path reports `new->active` 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -41,7 +41,7 @@ from schemas.records import FactRecord
 from workers.errors import FRError
 from workers.lifecycle.association import ANCHORS, TO_PREFIX, Associations, is_pseudo
 from workers.lifecycle.facts import fact_store
-from workers.lifecycle.retargeting import Retargeting
+from workers.lifecycle.retargeting import RETRACTIONS, RT_PREFIX, Retargeting
 from workers.lifecycle.rules import group_key
 from workers.lifecycle.service import EPISODE_PREFIX, LifecycleService, Transition
 from workers.ports import (
@@ -136,15 +136,22 @@ class BulkLifecycle:
         # So does retraction retargeting (workers/lifecycle/retargeting.py): a target is a
         # function of the edges ingested before the retraction, whichever came first here.
         retargeting = Retargeting(bookkeeping, self._policy)
+        bookkeeping.fetch([RETRACTIONS])
+        if any(e.retracts for e in unique.values()) or bookkeeping.members(user, RETRACTIONS):
+            bookkeeping.fetch_edge_slots()  # retargeting will read them all (`_edges`)
         for edge in unique.values():
             touched.update(dict.fromkeys(retargeting.on_apply(edge)))
         bookkeeping.flush()
+        # What the resolution reads, fetched in a few round trips (each slot's association
+        # list and retargeted retractions too: one round trip per key otherwise).
         view = _SlotView(self._slots, user)
-        view.fetch([ANCHORS, *(TO_PREFIX + slot for slot in touched)])
+        view.fetch([ANCHORS, *_side_lists(touched)])
         view.fetch(list(touched))
         links = view.fetch([EPISODE_PREFIX + m.edge_id for m in view.all_members()])
         raw_slots = [group_key(raw) for raw in links]
-        view.fetch([*raw_slots, *(TO_PREFIX + slot for slot in raw_slots)])
+        view.fetch([*raw_slots, *_side_lists(raw_slots)])
+        if any(view.members(user, RT_PREFIX + s) for s in [*touched, *raw_slots]):
+            view.fetch_edge_slots()  # retargeting re-checks those targets over every edge
         needed = [m.edge_id for m in view.all_members()]
         stored = {r.edge_id: r.edge for r in facts.get(user, needed)}
         if any(i not in stored and i not in unique for i in needed):
@@ -171,6 +178,18 @@ class _SlotView:
         if missing:
             self._known.update(self._base.read_many(self._user, missing))
         return [m for k in dict.fromkeys(keys) for m in self._known[k].members]
+
+    def fetch_edge_slots(self) -> None:
+        """Read every slot holding the user's edges in one call (keyed and `~text:` ones;
+        not association lists nor episodes): what `Retargeting` reads, one by one, to
+        find a retraction's target."""
+        self.fetch(
+            [
+                s
+                for s in self.slots(self._user)
+                if not is_pseudo(s) and not s.startswith(EPISODE_PREFIX)
+            ]
+        )
 
     def all_members(self) -> Iterator[EdgeEvent]:
         """The members of every fetched slot, and the edges associated with them: every
@@ -232,7 +251,7 @@ class _Bookkeeping(_SlotView):
 
     def __init__(self, base: SlotIndex, user: str) -> None:
         super().__init__(base, user)
-        self.fetch([ANCHORS])
+        self.fetch([ANCHORS, RETRACTIONS])
         self._pending: list[SlotEntry] = []
         self._keys: set[str] | None = None  # the user's slot keys, with the new ones
         self._sorted: list[str] | None = None  # `_keys` sorted, until a new key comes
@@ -266,6 +285,11 @@ class _Bookkeeping(_SlotView):
     def flush(self) -> None:
         self._base.add_many(self._user, self._pending)
         self._pending = []
+
+
+def _side_lists(slots: Iterable[str]) -> list[str]:
+    """The association list and the retargeted retractions of each slot."""
+    return [k for slot in slots for k in (TO_PREFIX + slot, RT_PREFIX + slot)]
 
 
 def _slot_order(edge: EdgeEvent) -> tuple[datetime, str]:
