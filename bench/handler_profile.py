@@ -1,8 +1,8 @@
 """Where the lifecycle worker's time goes: its handler, in this process, against the real Redis.
 
 `frecall bench pipeline` times the agents end to end through Kafka (several processes, so no
-profile). This runs the same `LifecycleHandler` the worker builds (frecall/distributed/
-worker.py) on the same edges, in batches of the agent's size (`EDGE_BATCH`), each batch's
+profile). This runs the same `LifecycleHandler` the worker builds (`lifecycle_handler`,
+frecall/distributed/stores.py) on the same edges, in batches of the agent's size (`EDGE_BATCH`), each batch's
 announcements confirmed as the agent does once they are produced (nothing is produced here:
 Kafka is not timed). `StageClock` splits the time by stage — the Redis round trips apart
 from the stores' own Python work — and counts the round trips (one per command sent, or per
@@ -16,13 +16,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from bench.stages import StageClock
-from frecall.distributed.stores import open_stores
+from frecall.distributed.stores import lifecycle_handler, open_stores
 from frecall.settings import Settings
 from schemas.events import EdgeEvent
 from schemas.streams import EDGES
-from workers.distributed.lifecycle import LifecycleHandler
 from workers.distributed.messages import Received, Rejections
-from workers.lifecycle.bulk import BulkLifecycle
 
 #: The lifecycle agent's batch (streams/faust_app.py `EDGE_BATCH`; not imported: Faust).
 AGENT_BATCH = 256
@@ -43,16 +41,7 @@ def profile_handler(
     """Apply `edges` through a fresh `LifecycleHandler` in `settings`' Redis namespace (which
     the caller deletes); the rate, CPU and wall time per edge by stage, round trips."""
     stores = open_stores(settings)
-    bulk = BulkLifecycle(stores.slots, stores.facts, stores.policy)
-    handler = LifecycleHandler(
-        stores.lifecycle,
-        stores.facts,
-        stores.ledger,
-        stores.turns,
-        Rejections(stores.letters),
-        stores.archive,
-        bulk=bulk if settings.lifecycle_bulk else None,
-    )
+    handler = lifecycle_handler(stores, Rejections(stores.letters), settings.lifecycle_bulk)
     messages = [
         Received(EDGES, 0, offset, e.user_id, e.model_dump_json().encode())
         for offset, e in enumerate(edges)
