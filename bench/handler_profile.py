@@ -1,8 +1,8 @@
 """Where the lifecycle worker's time goes: its handler, in this process, against the real Redis.
 
 `frecall bench pipeline` times the agents end to end through Kafka (several processes, so no
-profile). This runs the same `LifecycleHandler` the worker builds (`lifecycle_handler`,
-frecall/distributed/stores.py) on the same edges, in batches of the agent's size (`EDGE_BATCH`), each batch's
+profile). This runs the handler the worker builds (`lifecycle_handler`, frecall/distributed/
+stores.py) on the same edges, in batches of the agent's size (`EDGE_BATCH`), each batch's
 announcements confirmed as the agent does once they are produced (nothing is produced here:
 Kafka is not timed). `StageClock` splits the time by stage — the Redis round trips apart
 from the stores' own Python work — and counts the round trips (one per command sent, or per
