@@ -15,7 +15,10 @@ Then, one after another:
   edges are produced one every 20 ms; the latency of each is the time from its produce call
   to the indexer's write after which `vectors.get` finds it (p50/p95);
 * replay: with the workers stopped, `frecall replay --from-kafka` (`distributed.replay`)
-  rebuilds the namespace from the log; edges/s over the wall time of the whole call.
+  rebuilds the namespace from the log; edges/s over the wall time of the whole call;
+* profile: the lifecycle edges once more through the worker's handler in this process
+  (bench/handler_profile.py), in a namespace of their own: time per stage, CPU per edge,
+  Redis round trips per user and batch.
 
 Workers are stopped by pid (SIGTERM, SIGKILL after a timeout) and the namespace's Redis
 keys, topics and consumer groups are deleted, whatever happens. Every wait is bounded.
@@ -40,6 +43,7 @@ import numpy as np
 import redis
 from confluent_kafka.admin import AdminClient
 
+from bench.handler_profile import profile_handler, profile_lines
 from bench.pipeline_input import chat_turns, corpus, embedded, warmup
 from bench.worker_pool import (
     JOIN_TIMEOUT_S,
@@ -282,6 +286,10 @@ def _one(
         seconds = time.perf_counter() - start
         result["replay_edges_per_s"] = round(replayed.edges / seconds, 1)
         result["replayed_edges"] = replayed.edges
+
+        say("  the lifecycle handler in this process: where its time goes")
+        profiled = settings.model_copy(update={"redis_prefix": f"{name}.profile"})
+        result["handler_profile"] = profile_handler(profiled, edges)
     finally:
         stop_workers(workers)
         cleanup_namespace(client, bootstrap, name)
@@ -340,6 +348,11 @@ def _table(document: dict[str, Any]) -> str:
             f"{row['turns_per_s']:>8,.1f}  "
             f"{lat['p50']:>7.1f}  {lat['p95']:>7.1f}  {row['replay_edges_per_s']:>14,.1f}"
         )
+    lines.append("where the lifecycle handler's time goes (in this process, Kafka aside):")
+    for key, row in document["workers"].items():
+        count, _, mode = key.partition(" ")
+        if "handler_profile" in row:
+            lines += profile_lines(row["handler_profile"], f"{count} worker run, {mode or 'bulk'}")
     return "\n".join(lines)
 
 

@@ -13,7 +13,7 @@ import functools
 import importlib
 import inspect
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
@@ -31,6 +31,7 @@ STAGES: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "lifecycle resolution": (
         ("workers.lifecycle.service", "LifecycleService.apply"),
+        ("workers.lifecycle.service", "LifecycleService.apply_changes"),
         ("workers.lifecycle.bulk", "BulkLifecycle.apply"),
     ),
     "bm25 + record": (("workers.lifecycle.service", "LifecycleService._indexed"),),
@@ -38,6 +39,13 @@ STAGES: dict[str, tuple[tuple[str, str], ...]] = {
     "log read+parse": (
         ("workers.stores.file_log", "_scan"),
         ("workers.stores.file_log", "FileEventLog.read_commands"),
+    ),
+    "association": (("workers.lifecycle.association", "Associations"),),
+    "retargeting": (("workers.lifecycle.retargeting", "Retargeting"),),
+    # A point's payload, BM25 vector and record JSON built in Python, before Qdrant's update.
+    "point building": (
+        ("workers.stores.qdrant_payload", "to_point"),
+        ("workers.stores.qdrant_edge", "_edge_point"),
     ),
     "vector index": (("workers.stores.qdrant_edge", "QdrantEdgeIndex"),),
     "slot store": (
@@ -49,13 +57,16 @@ STAGES: dict[str, tuple[tuple[str, str], ...]] = {
 
 
 class StageClock:
-    """Exclusive seconds per stage, while `running()`."""
+    """Exclusive seconds (and calls) per stage, while `running()`; `extra` adds stages."""
 
-    def __init__(self) -> None:
+    def __init__(self, extra: Mapping[str, tuple[tuple[str, str], ...]] | None = None) -> None:
+        self.stages = {**STAGES, **(extra or {})}
         self.seconds: dict[str, float] = {}
+        self.calls: dict[str, int] = {}
         self._stack: list[list[Any]] = []  # [stage, start, time spent in nested calls]
 
     def _enter(self, stage: str) -> None:
+        self.calls[stage] = self.calls.get(stage, 0) + 1
         self._stack.append([stage, time.perf_counter(), 0.0])
 
     def _leave(self) -> None:
@@ -96,7 +107,7 @@ class StageClock:
     @contextmanager
     def running(self) -> Iterator[StageClock]:
         with ExitStack() as undo:
-            for stage, targets in STAGES.items():
+            for stage, targets in self.stages.items():
                 for module_name, path in targets:
                     self._patch(stage, module_name, path, undo)
             yield self

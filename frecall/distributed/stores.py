@@ -12,7 +12,10 @@ from frecall.bootstrap import make_vectors
 from frecall.settings import Settings
 from schemas.policy import Policy, load_policy
 from streams.topics import Topics
+from workers.distributed.lifecycle import LifecycleHandler
+from workers.distributed.messages import Rejections
 from workers.errors import ConfigError
+from workers.lifecycle.bulk import BulkLifecycle
 from workers.lifecycle.service import LifecycleService
 from workers.ports import VectorIndex
 from workers.stores.redis_archive import RedisArchive
@@ -129,6 +132,19 @@ class Stores:
 
     def close(self) -> None:
         self.client.close()
+
+
+def lifecycle_handler(stores: Stores, reject: Rejections, bulk: bool) -> LifecycleHandler:
+    """The lifecycle worker's handler over `stores` (`bulk`: `FR_LIFECYCLE_BULK`)."""
+    return LifecycleHandler(
+        stores.lifecycle,
+        stores.facts,
+        stores.ledger,
+        stores.turns,
+        reject,
+        stores.archive,
+        bulk=BulkLifecycle(stores.slots, stores.facts, stores.policy) if bulk else None,
+    )
 
 
 def open_stores(settings: Settings, gen: int | None = None) -> Stores:

@@ -6,15 +6,19 @@ import sys
 from pathlib import Path
 
 from frecall.bootstrap import make_embedder, make_extractor
-from frecall.distributed.stores import open_stores, register, require_services, topics_of
+from frecall.distributed.stores import (
+    lifecycle_handler,
+    open_stores,
+    register,
+    require_services,
+    topics_of,
+)
 from frecall.settings import Settings
 from streams.faust_app import create_app, run_worker
 from streams.topics import ensure_topics
 from workers.distributed.extraction import ExtractionHandler
-from workers.distributed.lifecycle import LifecycleHandler
 from workers.distributed.messages import Rejections
 from workers.errors import ConfigError
-from workers.lifecycle.bulk import BulkLifecycle
 
 ROLES = frozenset({"extraction", "lifecycle"})
 
@@ -36,16 +40,7 @@ def run(settings: Settings, roles: set[str], loglevel: str) -> None:
         embedder = make_embedder(settings)
         extraction = ExtractionHandler(extractor, embedder, stores.turns, stores.ledger, reject)
     if "lifecycle" in roles:
-        bulk = BulkLifecycle(stores.slots, stores.facts, stores.policy)
-        lifecycle = LifecycleHandler(
-            stores.lifecycle,
-            stores.facts,
-            stores.ledger,
-            stores.turns,
-            reject,
-            stores.archive,
-            bulk=bulk if settings.lifecycle_bulk else None,
-        )
+        lifecycle = lifecycle_handler(stores, reject, settings.lifecycle_bulk)
     app = create_app(
         bootstrap,
         topics,

@@ -46,6 +46,11 @@ def test_bench_pipeline_reports_rates_and_latency(services: tuple[str, str]) -> 
         assert row["turns_per_s"] > 0
         assert row["replay_edges_per_s"] > 0
         assert 0 < row["latency_ms"]["p50"] <= row["latency_ms"]["p95"]
+        profile = row["handler_profile"]  # the handler in-process: stages and round trips
+        assert profile["edges"] == 60 and profile["edges_per_s"] > 0
+        assert profile["round_trips"] > 0 and profile["cpu_ms_per_edge"] > 0
+        stages = profile["stages_ms_per_edge"]
+        assert stages["redis reply"] > 0 and stages["lifecycle resolution"] > 0
     assert "workers ready" in done.stderr  # progress goes to stderr, not into the JSON
     namespace = re.search(r"namespace (bench-[0-9a-f]{8})", done.stderr)
     assert namespace is not None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -26,6 +27,7 @@ from tests.unit.test_stream_properties import EMBEDDER, POLICY, USERS, Memory, s
 from workers.export import dumps_stable, export_user
 from workers.lifecycle.bulk import BulkLifecycle, apply_all
 from workers.lifecycle.service import LifecycleService
+from workers.ports import SlotEdges
 from workers.query.service import QueryService
 from workers.stores.memory_slots import InMemorySlotIndex
 from workers.stores.memory_vectors import InMemoryVectorIndex
@@ -200,3 +202,54 @@ def test_bulk_keeps_retraction_retargeting_as_one_by_one_does(
     in any batches, the same records, none handed back."""
     reference, ref_vectors = retargeting_service()
     _bulk_matches_one_by_one(reference, ref_vectors, RETARGETING_STREAM, order, cuts, on_sqlite)
+
+
+class _CountingSlots(InMemorySlotIndex):
+    """Counts the calls that read it: each is a Redis round trip in the lifecycle worker."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+
+    def members(self, user_id: str, slot_key: str) -> list[EdgeEvent]:
+        self.reads += 1
+        return super().members(user_id, slot_key)
+
+    def retractions(self, user_id: str, slot_key: str) -> list[EdgeEvent]:
+        self.reads += 1
+        return super().retractions(user_id, slot_key)
+
+    def read_many(self, user_id: str, slot_keys: Sequence[str]) -> dict[str, SlotEdges]:
+        self.reads += 1
+        return {
+            k: SlotEdges(
+                InMemorySlotIndex.members(self, user_id, k),
+                InMemorySlotIndex.retractions(self, user_id, k),
+            )
+            for k in slot_keys
+        }
+
+    def slots(self, user_id: str) -> list[str]:
+        self.reads += 1
+        return super().slots(user_id)
+
+
+def test_a_batch_reads_the_slot_index_in_a_few_calls() -> None:
+    """A user's batch reads the slot index in a few calls, not one per slot (association
+    lists, retargeted retractions and the slots retargeting searches are fetched with the
+    rest), and ends where one by one does."""
+    for stream, reference in (
+        (ASSOCIATION_STREAM, association_service),
+        (RETARGETING_STREAM, retargeting_service),
+    ):
+        slots = _CountingSlots()
+        vectors = InMemoryVectorIndex()
+        for batch in BulkLifecycle(slots, vectors, POLICY).apply(stream):
+            assert batch.transitions is not None
+        assert slots.reads <= 15, slots.reads  # before the prefetches: 21 and 28
+        one_by_one, ref_vectors = reference()
+        for e in stream:
+            one_by_one.apply(e)
+        assert dumps_stable(export_user(vectors, "u1")) == dumps_stable(
+            export_user(ref_vectors, "u1")
+        )

@@ -30,8 +30,10 @@ one in it is `new->superseded`, where the one-by-one path reports `new->active` 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import bisect
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from schemas.events import EdgeEvent
 from schemas.policy import Policy
@@ -39,7 +41,7 @@ from schemas.records import FactRecord
 from workers.errors import FRError
 from workers.lifecycle.association import ANCHORS, TO_PREFIX, Associations, is_pseudo
 from workers.lifecycle.facts import fact_store
-from workers.lifecycle.retargeting import Retargeting
+from workers.lifecycle.retargeting import RETRACTIONS, RT_PREFIX, Retargeting
 from workers.lifecycle.rules import group_key
 from workers.lifecycle.service import EPISODE_PREFIX, LifecycleService, Transition
 from workers.ports import (
@@ -52,7 +54,6 @@ from workers.ports import (
     Upserts,
     VectorIndex,
 )
-from workers.stores.memory_slots import sort_edges
 from workers.text import bm25
 
 
@@ -135,15 +136,22 @@ class BulkLifecycle:
         # So does retraction retargeting (workers/lifecycle/retargeting.py): a target is a
         # function of the edges ingested before the retraction, whichever came first here.
         retargeting = Retargeting(bookkeeping, self._policy)
+        bookkeeping.fetch([RETRACTIONS])
+        if any(e.retracts for e in unique.values()) or bookkeeping.members(user, RETRACTIONS):
+            bookkeeping.fetch_edge_slots()  # retargeting will read them all (`_edges`)
         for edge in unique.values():
             touched.update(dict.fromkeys(retargeting.on_apply(edge)))
         bookkeeping.flush()
+        # What the resolution reads, fetched in a few round trips (each slot's association
+        # list and retargeted retractions too: one round trip per key otherwise).
         view = _SlotView(self._slots, user)
-        view.fetch([ANCHORS, *(TO_PREFIX + slot for slot in touched)])
+        view.fetch([ANCHORS, *_side_lists(touched)])
         view.fetch(list(touched))
         links = view.fetch([EPISODE_PREFIX + m.edge_id for m in view.all_members()])
         raw_slots = [group_key(raw) for raw in links]
-        view.fetch([*raw_slots, *(TO_PREFIX + slot for slot in raw_slots)])
+        view.fetch([*raw_slots, *_side_lists(raw_slots)])
+        if any(view.members(user, RT_PREFIX + s) for s in [*touched, *raw_slots]):
+            view.fetch_edge_slots()  # retargeting re-checks those targets over every edge
         needed = [m.edge_id for m in view.all_members()]
         stored = {r.edge_id: r.edge for r in facts.get(user, needed)}
         if any(i not in stored and i not in unique for i in needed):
@@ -171,6 +179,18 @@ class _SlotView:
             self._known.update(self._base.read_many(self._user, missing))
         return [m for k in dict.fromkeys(keys) for m in self._known[k].members]
 
+    def fetch_edge_slots(self) -> None:
+        """Read every slot holding the user's edges in one call (keyed and `~text:` ones;
+        not association lists nor episodes): what `Retargeting` reads, one by one, to
+        find a retraction's target."""
+        self.fetch(
+            [
+                s
+                for s in self.slots(self._user)
+                if not is_pseudo(s) and not s.startswith(EPISODE_PREFIX)
+            ]
+        )
+
     def all_members(self) -> Iterator[EdgeEvent]:
         """The members of every fetched slot, and the edges associated with them: every
         fact a resolution of these slots may write."""
@@ -180,8 +200,11 @@ class _SlotView:
 
     def _slot(self, user_id: str, slot_key: str) -> SlotEdges:
         if user_id == self._user:  # read once: nothing writes through the view meanwhile
-            self.fetch([slot_key])
-            return self._known[slot_key]
+            known = self._known.get(slot_key)
+            if known is None:  # the resolution asks for fetched slots ≈ 8 times an edge
+                self.fetch([slot_key])
+                known = self._known[slot_key]
+            return known
         return SlotEdges(
             self._base.members(user_id, slot_key), self._base.retractions(user_id, slot_key)
         )
@@ -228,9 +251,10 @@ class _Bookkeeping(_SlotView):
 
     def __init__(self, base: SlotIndex, user: str) -> None:
         super().__init__(base, user)
-        self.fetch([ANCHORS])
+        self.fetch([ANCHORS, RETRACTIONS])
         self._pending: list[SlotEntry] = []
         self._keys: set[str] | None = None  # the user's slot keys, with the new ones
+        self._sorted: list[str] | None = None  # `_keys` sorted, until a new key comes
 
     def add(self, user_id: str, slot_key: str, edge: EdgeEvent) -> tuple[int, list[EdgeEvent]]:
         if user_id != self._user:
@@ -238,10 +262,15 @@ class _Bookkeeping(_SlotView):
         self.fetch([slot_key])
         slot = self._known[slot_key]
         if all(m.edge_id != edge.edge_id for m in slot.members):  # the first copy wins
-            self._known[slot_key] = SlotEdges(sort_edges([*slot.members, edge]), slot.retractions)
+            # `sort_edges`'s order, kept by one insertion (ids are distinct: no ties); a new
+            # list, as a callers' earlier answer must not change under it.
+            members = list(slot.members)
+            bisect.insort(members, edge, key=_slot_order)
+            self._known[slot_key] = SlotEdges(members, slot.retractions)
             self._pending.append(SlotEntry(slot_key, edge))
-            if self._keys is not None:
+            if self._keys is not None and slot_key not in self._keys:
                 self._keys.add(slot_key)
+                self._sorted = None
         return 0, self._known[slot_key].members  # the version: unused by the bookkeeping
 
     def slots(self, user_id: str) -> list[str]:
@@ -249,11 +278,23 @@ class _Bookkeeping(_SlotView):
             return self._base.slots(user_id)
         if self._keys is None:
             self._keys = {*self._base.slots(user_id), *(e.slot_key for e in self._pending)}
-        return sorted(self._keys)
+        if self._sorted is None:  # association asks for them once per edge it matches
+            self._sorted = sorted(self._keys)
+        return list(self._sorted)
 
     def flush(self) -> None:
         self._base.add_many(self._user, self._pending)
         self._pending = []
+
+
+def _side_lists(slots: Iterable[str]) -> list[str]:
+    """The association list and the retargeted retractions of each slot."""
+    return [k for slot in slots for k in (TO_PREFIX + slot, RT_PREFIX + slot)]
+
+
+def _slot_order(edge: EdgeEvent) -> tuple[datetime, str]:
+    """The order of a slot's members (`memory_slots.sort_edges`)."""
+    return edge.ingest_time, edge.edge_id
 
 
 class _ReadOnce:

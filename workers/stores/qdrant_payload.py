@@ -29,6 +29,7 @@ record JSON and `embedding_model` is null. Either way `to_record(to_point(x)) ==
 
 from __future__ import annotations
 
+import base64
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -101,7 +102,9 @@ def to_point(item: IndexedFact) -> PointData:
     dense = unit(item.dense)
     embedding = record.edge.embedding
     model: str | None = None
-    if embedding is not None and Embedding.from_array(embedding.model, dense) == embedding:
+    # The embedding is split off when it is the dense vector, bit for bit (compared as
+    # base64 text: building an `Embedding` to compare cost as much as the rest of the point).
+    if embedding is not None and _same_bits(embedding, dense):
         model = embedding.model
         record = record.model_copy(
             update={"edge": record.edge.model_copy(update={"embedding": None})}
@@ -125,6 +128,15 @@ def to_point(item: IndexedFact) -> PointData:
             "record": record.model_dump_json(),
             "embedding_model": model,
         },
+    )
+
+
+def _same_bits(embedding: Embedding, dense: np.ndarray) -> bool:
+    """`Embedding.from_array(embedding.model, dense) == embedding`, without building the
+    model: the same length, the same base64 text of the float32 bytes."""
+    arr = np.asarray(dense, dtype="<f4")
+    return embedding.dim == arr.shape[0] and base64.b64encode(arr.tobytes()) == (
+        embedding.b64.encode("ascii", "replace")
     )
 
 

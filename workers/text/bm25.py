@@ -17,6 +17,7 @@ import re
 import zlib
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 from workers.ports import SparseVector
 
@@ -68,6 +69,7 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
+@lru_cache(maxsize=65536)  # a vocabulary, not a corpus: every fact written hashes its words
 def token_index(token: str) -> int:
     """The sparse dimension of a token: CRC-32 of its UTF-8 bytes, kept to 31 bits."""
     return zlib.crc32(token.encode("utf-8")) & _HASH_MASK
@@ -97,6 +99,7 @@ def _merge(weights: Iterable[tuple[str, float]]) -> SparseVector:
     return SparseVector(indices=tuple(i for i, _ in ordered), values=tuple(w for _, w in ordered))
 
 
+@lru_cache(maxsize=65536)  # pure; the same words come back in every fact and query
 def _stem(token: str) -> str:
     """A light English suffix stripper: plurals, -ed, -ing and a final -e.
 
