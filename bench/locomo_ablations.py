@@ -89,6 +89,16 @@ ABLATIONS: Mapping[str, Ablation] = {
         _one_mask_for_raw_turns,
         ScoringOptions(),
     ),
+    "ranking_before_10c": (
+        "main's ranking before issue-10c: one M_q for facts and raw turns, order by score "
+        "after the tier, relevance ratio 0.6",
+        lambda policy: {
+            **_one_mask_for_raw_turns(policy),
+            "below_tier_order": "score",
+            "relevance_ratio": 0.6,
+        },
+        ScoringOptions(),
+    ),
     "relevance_ratio_06": (
         "relevance tier at σ ≥ 0.6·max σ (previous default)",
         _fixed(relevance_ratio=0.6),
