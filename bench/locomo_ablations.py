@@ -31,7 +31,12 @@ def _other(alpha: float, floor: float) -> Callable[[Policy], dict[str, Any]]:
 
 def _without_superseded_for_the_past(policy: Policy) -> dict[str, Any]:
     past = {s: w for s, w in policy.masks[Intent.PAST].items() if s != LifecycleState.SUPERSEDED}
-    return {"masks": {**policy.masks, Intent.PAST: past}}
+    return {"masks": {**policy.masks, Intent.PAST: past}, "raw_turn_masks": {}}
+
+
+def _one_mask_for_raw_turns(policy: Policy) -> dict[str, Any]:
+    """Raw turns and facts under the same M_q: the raw turns' (the previous default)."""
+    return {"masks": {**policy.masks, **policy.raw_turn_masks}, "raw_turn_masks": {}}
 
 
 def _fixed(**changes: Any) -> Callable[[Policy], dict[str, Any]]:
@@ -75,8 +80,33 @@ ABLATIONS: Mapping[str, Ablation] = {
         ScoringOptions(),
     ),
     "past_without_superseded": (
-        "past questions do not admit superseded facts (M_q(past, superseded) 0 instead of 0.5)",
+        "past questions admit no superseded fact nor raw turn (M_q(past, superseded) 0)",
         _without_superseded_for_the_past,
+        ScoringOptions(),
+    ),
+    "raw_turns_fact_masks": (
+        "facts take the raw turns' M_q: past questions admit superseded facts at 0.5",
+        _one_mask_for_raw_turns,
+        ScoringOptions(),
+    ),
+    "ranking_before_10c": (
+        "main's ranking before issue-10c: one M_q for facts and raw turns, order by score "
+        "after the tier, relevance ratio 0.6",
+        lambda policy: {
+            **_one_mask_for_raw_turns(policy),
+            "below_tier_order": "score",
+            "relevance_ratio": 0.6,
+        },
+        ScoringOptions(),
+    ),
+    "relevance_ratio_06": (
+        "relevance tier at σ ≥ 0.6·max σ (previous default)",
+        _fixed(relevance_ratio=0.6),
+        ScoringOptions(),
+    ),
+    "below_tier_by_score": (
+        "candidates after the relevance tier ordered by the score (previous default)",
+        _fixed(below_tier_order="score"),
         ScoringOptions(),
     ),
     "other_020_085": (

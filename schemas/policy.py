@@ -175,8 +175,17 @@ class Policy(BaseModel):
     #: σ ≥ relevance_ratio · max σ. Our defaults.
     distill_candidates: int = Field(default=20, gt=0)
     relevance_ratio: float = Field(default=0.6, ge=0, le=1)
+    #: How the candidates after the relevance tier are ordered: by the lifecycle score, or
+    #: ("ageless") by it as if every weak match were equally old — age does not tell weak
+    #: matches apart (`QueryService._below_tier`). Ours, measured (README).
+    below_tier_order: Literal["score", "ageless"] = "score"
     #: M_q: admitted states (and preference weight) for each intent (paper A.1).
     masks: dict[Intent, dict[LifecycleState, float]]
+    #: M_q of raw turns (Appendix AA's kept text) where it differs from `masks`, per intent.
+    #: A raw turn records what was said — an episode — and takes its state from the facts
+    #: drawn from it: one superseded fact does not make the rest of the turn untrue for a
+    #: question about what happened. Ours, measured (README).
+    raw_turn_masks: dict[Intent, dict[LifecycleState, float]] = {}
     #: §3.6 / Appendix Z: candidate generation sizes.
     dense_candidates: int = Field(default=60, gt=0)
     bm25_candidates: int = Field(default=20, gt=0)
@@ -216,7 +225,7 @@ class Policy(BaseModel):
         missing_intents = set(Intent) - set(self.masks)
         if missing_intents:
             raise ValueError(f"policy lacks masks for intents: {sorted(missing_intents)}")
-        for intent, mask in self.masks.items():
+        for intent, mask in (*self.masks.items(), *self.raw_turn_masks.items()):
             for state in (LifecycleState.DUPLICATE, LifecycleState.QUARANTINED):
                 if mask.get(state, 0.0) != 0.0:
                     raise ValueError(f"mask {intent} must not serve {state} facts")

@@ -60,13 +60,15 @@ DEFAULT_OPTIONS = ScoringOptions()
 class IntentTerms:
     """The terms of Eq. 2 that depend on the query intent alone, resolved once per query.
 
-    mask: M_q weight per stored-state code (A.1, A.7.3); tentative: weight of soft updates;
+    mask: M_q weight per stored-state code (A.1, A.7.3), raw_turn_mask the same for raw
+    turns (`Policy.raw_turn_masks`); tentative: weight of soft updates;
     recency: w_q, the share of α_c the intent gives to activation (α_eff = w_q·α_c);
     omega: whether Ω applies; direction: +1 upcoming (future anchors), -1 past, 0 none
     (A.7.4); unanchored: D_q of facts without an anchor under a directed intent.
     """
 
     mask: tuple[float, ...]
+    raw_turn_mask: tuple[float, ...]
     tentative: float
     recency: float
     omega: bool
@@ -86,6 +88,7 @@ class IntentTerms:
         direction = {Intent.UPCOMING: 1, Intent.PAST: -1}.get(intent, 0)
         return cls(
             mask=tuple(float(w) for w in tables.masks[intent]),
+            raw_turn_mask=tuple(float(w) for w in tables.raw_turn_masks[intent]),
             tentative=tables.tentative_weight[intent],
             recency=tables.recency_weight[intent],
             omega=intent in OMEGA_INTENTS,

@@ -112,6 +112,7 @@ def score_candidates(
     top = float(np.maximum.reduce(routing)) if routing is not None else 1.0
     rho_scale = (1.0 - rho_floor) / (top or 1.0)
     mask_row, tentative_w, recency = terms.mask, terms.tentative, terms.recency
+    raw_mask_row = terms.raw_turn_mask
     episodic_w = tables.episodic_weight
     unanchored, omega_applies = terms.unanchored, terms.omega
     upcoming, past = terms.direction > 0, terms.direction < 0
@@ -185,7 +186,8 @@ def score_candidates(
             state = RETRACTED
         if state == ACTIVE and anchored and ahead + buffer_h < 0.0:
             state = EXPIRED
-        mask = mask_row[state] if c.ingest_h <= now else 0.0
+        row = raw_mask_row if c.episodic else mask_row
+        mask = row[state] if c.ingest_h <= now else 0.0
         if c.tentative:
             mask *= tentative_w
         if c.episodic:

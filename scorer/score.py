@@ -198,6 +198,8 @@ def score_pool(
 
     state = _state_as_of(pool, now, anchored, tables.expiry_buffer_hours)
     mask = np.asarray(terms.mask)[state]
+    if pool.any_episodic and terms.raw_turn_mask != terms.mask:
+        mask = np.where(t[:, EPISODIC] > 0.0, np.asarray(terms.raw_turn_mask)[state], mask)
     if pool.any_transition or ctx.as_of_h < float(t[:, INGEST].max(initial=-np.inf)):
         mask = mask * (t[:, INGEST] <= now)  # stated after as_of: not yet known
     tentative = terms.tentative

@@ -31,6 +31,8 @@ class PolicyTables:
     anticipation: np.ndarray
     post_event: np.ndarray
     masks: dict[Intent, np.ndarray]
+    #: M_q of raw turns (`Policy.raw_turn_masks`, else `masks`).
+    raw_turn_masks: dict[Intent, np.ndarray]
     #: (C, 6): inv_rate, alpha, floor, event_time, ν, μ — mixed by one matmul per query.
     columns: np.ndarray
     #: (C, 7): `columns` and a zero routing-prior column; the scalar path copies it and
@@ -61,6 +63,12 @@ class PolicyTables:
         masks = {
             intent: col([policy.masks[intent].get(s, 0.0) for s in STATES]) for intent in Intent
         }
+        raw_turn_masks = {
+            intent: col([policy.raw_turn_masks[intent].get(s, 0.0) for s in STATES])
+            if intent in policy.raw_turn_masks
+            else masks[intent]
+            for intent in Intent
+        }
         inv_rate = col([1.0 / c.decay_per_hour for c in cats])
         alpha = col([c.alpha for c in cats])
         floor = col([c.floor for c in cats])
@@ -82,6 +90,7 @@ class PolicyTables:
             anticipation=col([c.anticipation_per_hour for c in cats]),
             post_event=col([c.post_event_per_hour for c in cats]),
             masks=masks,
+            raw_turn_masks=raw_turn_masks,
             expiry_buffer_hours=policy.expiry_buffer_hours,
             reinforcement=policy.reinforcement,
             routing_floor=policy.routing_floor,

@@ -7,13 +7,14 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
+import pytest
 
 from schemas.categories import CATEGORY_ORDER, Category, LifecycleState
 from schemas.events import EdgeEvent, Embedding
 from schemas.policy import Policy, load_policy
 from schemas.query import QueryRequest
 from schemas.records import FactRecord, Lifecycle
-from tests.unit.edge_helpers import edge
+from tests.unit.edge_helpers import axis, edge, near
 from workers.embedding.hashing import HashingEmbedder
 from workers.lifecycle.rules import resolve_slot
 from workers.lifecycle.service import LifecycleService
@@ -159,3 +160,128 @@ def test_an_abstract_question_is_answered_from_its_routed_category() -> None:
     assert _first(POLICY, "What are Jonas's hobbies?") == "paint"
     off = POLICY.model_copy(update={"abstract_routed_tier": False})
     assert _first(off, "What are Jonas's hobbies?") != "paint"
+
+
+# --- Abstract questions about a former value: the intent is evidence too --------------------
+
+MILA = [
+    ("bakery", "Mila bakes bread at the Sunrise Bakery.", C.PROJECTS_ENDEAVORS, 0),
+    (
+        "paint",
+        "Mila paints watercolors of the harbour on quiet Sunday mornings.",
+        C.HOBBIES_RECREATION,
+        1,
+    ),
+    (
+        "choir",
+        "Mila sings alto in a community choir every Thursday evening.",
+        C.HOBBIES_RECREATION,
+        2,
+    ),
+    ("library", "Mila shelves books at the city library.", C.PROJECTS_ENDEAVORS, 30),
+]
+
+
+def _mila() -> InMemoryVectorIndex:
+    vectors = InMemoryVectorIndex()
+    service = LifecycleService(InMemorySlotIndex(), vectors, POLICY)
+    for edge_id, text, category, day in MILA:
+        vector = EMBEDDER.embed([text])[0]
+        slot = "mila.work" if category is C.PROJECTS_ENDEAVORS else f"mila.{edge_id}"
+        service.apply(
+            edge(
+                edge_id,
+                day=day,
+                slot=slot,
+                category=category,
+                text=text,
+                user="mila",
+                vector=vector,
+                value=edge_id,
+            )
+        )
+    return vectors
+
+
+def test_an_abstract_question_about_a_former_value_is_served_the_superseded_fact() -> None:
+    """ "Which place did Mila leave?" names nothing of hers but Mila; the router (here: a
+    wrong guess, Hobbies, as MiniLM guessed Projects for "company") picks the first tier.
+    A historical question prefers superseded facts (M_q), so they join the routed ones and
+    the replaced workplace leads; without that, the hobbies do."""
+    vectors = _mila()
+    assert vectors.get("mila", ["bakery"])[0].lifecycle.state is S.SUPERSEDED
+    service = QueryService(vectors, EMBEDDER, POLICY, _Router(C.HOBBIES_RECREATION))
+    request = QueryRequest(
+        user_id="mila", query="Which place did Mila leave?", as_of=T0 + timedelta(days=60)
+    )
+    result = service.query(request)
+    assert result.intent.value == "historical"
+    assert [r.edge_id for r in result.results][:1] == ["bakery"]
+
+
+def test_without_the_intent_evidence_the_routed_category_alone_leads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The same question with the preferred-state rule switched off: the routed hobbies
+    lead and the former workplace is not first (the witness of the test above)."""
+    monkeypatch.setattr(
+        QueryService, "_preferred", lambda self, merged, intent: np.zeros(len(merged), bool)
+    )
+    service = QueryService(_mila(), EMBEDDER, POLICY, _Router(C.HOBBIES_RECREATION))
+    request = QueryRequest(
+        user_id="mila", query="Which place did Mila leave?", as_of=T0 + timedelta(days=60)
+    )
+    assert service.query(request).results[0].edge_id in {"paint", "choir"}
+
+
+# --- After the relevance tier, age does not tell weak matches apart ------------------------
+
+ODA_QUESTION = "What did she make?"
+#: (id, cosine to the question, days before it): one strong match sets the tier's bar
+#: (relevance ratio 1: it alone is the tier), then an older turn that says more and a
+#: recent one that says less. Texts share no word with the question.
+ODA = [
+    ("vase", 0.95, 30, "Threw a tall vase on the wheel."),
+    ("kiln", 0.60, 40, "Fired stoneware bowls in the kiln."),
+    ("thanks", 0.55, 1, "Thanks, you rock, see you soon."),
+]
+
+
+class _Fixed(HashingEmbedder):
+    """The hashing embedder, with the question on axis 0 (facts carry their own vectors)."""
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        out = super().embed(texts)
+        for i, text in enumerate(texts):
+            if text == ODA_QUESTION:
+                out[i] = axis(0, out.shape[1])
+        return out
+
+
+def _oda_order(order: str) -> list[str]:
+    embedder = _Fixed(dim=64)
+    vectors = InMemoryVectorIndex()
+    lifecycle = LifecycleService(InMemorySlotIndex(), vectors, POLICY)
+    for n, (edge_id, cosine, days, text) in enumerate(ODA, start=1):
+        lifecycle.apply(
+            edge(
+                edge_id,
+                day=60 - days,
+                slot=f"oda.{edge_id}",
+                category=C.HOBBIES_RECREATION,
+                text=text,
+                user="oda",
+                vector=near(axis(0, 64), cosine, n),
+            )
+        )
+    policy = POLICY.model_copy(update={"below_tier_order": order, "relevance_ratio": 1.0})
+    service = QueryService(vectors, embedder, policy, _Router(C.FINANCIAL_MATERIAL))
+    request = QueryRequest(user_id="oda", query=ODA_QUESTION, as_of=T0 + timedelta(days=60))
+    return [r.edge_id for r in service.query(request).results]
+
+
+def test_weak_matches_after_the_tier_are_not_ordered_by_age() -> None:
+    """`below_tier_order`: with the score's order, a recent "thanks" outranks an older turn
+    that matches better (activation lifts it); "ageless" keeps them as if equally old."""
+    assert _oda_order("ageless") == ["vase", "kiln", "thanks"]
+    assert _oda_order("score") == ["vase", "thanks", "kiln"]

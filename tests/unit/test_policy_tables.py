@@ -150,6 +150,9 @@ def test_intent_masks_a1() -> None:
     assert m[Intent.CANCELLED][LifecycleState.RETRACTED] == 1.0
     for intent in (Intent.CURRENT, Intent.UPCOMING, Intent.PAST, Intent.HISTORICAL):
         assert m[intent].get(LifecycleState.RETRACTED, 0.0) == 0.0
+    # A past question is not served a replaced value; a raw turn stays an episode.
+    assert m[Intent.PAST].get(LifecycleState.SUPERSEDED, 0.0) == 0.0
+    assert POLICY.raw_turn_masks[Intent.PAST][LifecycleState.SUPERSEDED] == 0.5
 
 
 @pytest.mark.parametrize(
@@ -164,6 +167,9 @@ def test_intent_masks_a1() -> None:
         "raw_turn_dynamics",
         "abstract_routed_tier",
         "masks",
+        "raw_turn_masks",
+        "below_tier_order",
+        "relevance_ratio",
     ],
 )
 def test_settings_beyond_the_paper_cite_a_measurement(setting: str) -> None:

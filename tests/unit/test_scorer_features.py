@@ -160,3 +160,32 @@ def test_anticipation_lifts_the_nearer_of_two_events_a13() -> None:
     assert ranking(without_anchor, Intent.CURRENT) == ["far", "near"]
     later = NOW_H + 37 * DAY  # the far one is 3 days ahead; the near one has expired
     assert ranking([near, far], Intent.UPCOMING, now_h=later) == ["far"]
+
+
+def test_a_past_question_keeps_a_superseded_raw_turn_but_not_a_superseded_fact() -> None:
+    """`raw_turn_masks`: "Did Tomas complete his thesis?" asks what happened; "writing his
+    thesis", replaced by "defended his thesis", is no answer — but the raw turn that said
+    "my laptop crashed last week" stays an episode when a fact drawn from it was replaced.
+    With one mask for both (the previous default: superseded at 0.5 for past questions)
+    the superseded fact is served too."""
+    old = cand(
+        "writing", C.PROJECTS_ENDEAVORS, 0.95, 60, state=LifecycleState.SUPERSEDED,
+        superseded_days_ago=20,
+    )  # fmt: skip
+    turn = _flag(old, key="turn", episodic=True)
+    new = cand("defended", C.PROJECTS_ENDEAVORS, 0.90, 20)
+    assert ranking([old, turn, new], Intent.PAST) == ["defended", "turn"]
+    policy = load_policy()
+    one_mask = PolicyTables.compile(
+        policy.model_copy(
+            update={
+                "masks": {**policy.masks, Intent.PAST: policy.raw_turn_masks[Intent.PAST]},
+                "raw_turn_masks": {},
+            }
+        )
+    )
+    assert ranking([old, turn, new], Intent.PAST, tables=one_mask) == [
+        "defended",
+        "writing",
+        "turn",
+    ]

@@ -82,7 +82,8 @@ class QueryService:
         self._event_categories = frozenset(c for c, p in policy.categories.items() if p.event_time)
 
     def _filter(self, intent: Intent, as_of: datetime | None) -> SearchFilter:
-        admitted = {s for s, w in self._policy.masks[intent].items() if w > 0}
+        masks = (self._policy.masks[intent], self._policy.raw_turn_masks.get(intent, {}))
+        admitted = {s for mask in masks for s, w in mask.items() if w > 0}
         stored: set[LifecycleState] = {
             LifecycleState.ACTIVE if s is LifecycleState.EXPIRED else s for s in admitted
         }
@@ -120,7 +121,11 @@ class QueryService:
         if self._distill is None:
             routed = admissible & np.array(["forced" in m.sources for m in merged], dtype=bool)
             if abstract and policy.abstract_routed_tier and routed.any():
-                return routed
+                # The intent is evidence too: "Which company did she leave?" asks for a
+                # former value whatever category the router guessed, so the facts in a
+                # state its mask prefers to active (superseded for historical questions,
+                # retracted for cancelled ones) join the routed ones.
+                return routed | (admissible & self._preferred(merged, intent))
             tier = relevance_tier(
                 merged, policy.distill_candidates, policy.relevance_ratio, admissible
             )
@@ -138,6 +143,13 @@ class QueryService:
             )
         )
         return np.array([m.record.edge_id in chosen for m in merged], dtype=bool)
+
+    def _preferred(self, merged: list[MergedCandidate], intent: Intent) -> np.ndarray:
+        """Candidates whose stored state the intent's mask weighs above active."""
+        mask = self._policy.masks[intent]
+        active = mask.get(LifecycleState.ACTIVE, 0.0)
+        states = {s for s in _REPLACED_STATES if mask.get(s, 0.0) > active}
+        return np.array([m.record.lifecycle.state in states for m in merged], dtype=bool)
 
     def _search(
         self, request: QueryRequest, qv: np.ndarray, probs: np.ndarray, intent: Intent
@@ -191,6 +203,31 @@ class QueryService:
     ) -> tuple[list[int], Scores | ScalarScores]:
         candidates = [to_candidate(m.record, m.sigma, self._policy) for m in merged]
         return rank(candidates, ctx, self._tables, len(candidates), self._options)
+
+    def _below_tier(self, rest: list[int], scores: Scores | ScalarScores) -> list[int]:
+        """The order of the candidates after the relevance tier (`below_tier_order`).
+
+        The tier exists so that activation reorders relevant facts instead of lifting
+        unrelated ones (`relevance_tier`); among the weaker matches after it, ordering by
+        the score does exactly that — a recent "Thanks, you rock!" before an older turn
+        that answers. With "ageless", age tells weak matches nothing: each is scored as
+        if its activation were 0 (its category's floor and α still apply, and ρ, Ω, M_q,
+        D_q), except where activation is event-time validity or emotional loading — the
+        evidence that lifts a deadline ahead or a worry over words the question lacks
+        (A.13, B.6). Stable on ties.
+        """
+        if self._policy.below_tier_order == "score":
+            return rest
+
+        def weight(i: int) -> float:
+            t = scores.terms(i)
+            if t["activation"] != t["decay"]:
+                return t["score"]  # event-time or emotional activation: evidence (A.13, B.6)
+            # Blend at activation 0: as if every weak match were equally old.
+            aged = max(t["blend"] - t["alpha"] * t["activation"], t["floor"], t["numeric_rescue"])
+            return aged * t["rho"] * t["omega"] * t["mask"] * t["direction"]
+
+        return sorted(rest, key=lambda i: -weight(i))
 
     def _expand(
         self,
@@ -258,7 +295,9 @@ class QueryService:
             admissible = np.zeros(len(merged), dtype=bool)
             admissible[ranked] = True
             tier = self._tier(request.query, merged, admissible, intent, abstract)
-            ranked = [i for i in ranked if tier[i]] + [i for i in ranked if not tier[i]]
+            ranked = [i for i in ranked if tier[i]] + self._below_tier(
+                [i for i in ranked if not tier[i]], scores
+            )
         best = ranked[: request.k]
         results = []
         for i in best:
