@@ -30,8 +30,10 @@ one in it is `new->superseded`, where the one-by-one path reports `new->active` 
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from schemas.events import EdgeEvent
 from schemas.policy import Policy
@@ -52,7 +54,6 @@ from workers.ports import (
     Upserts,
     VectorIndex,
 )
-from workers.stores.memory_slots import sort_edges
 from workers.text import bm25
 
 
@@ -134,16 +135,16 @@ class BulkLifecycle:
             touched.update(dict.fromkeys(associations.on_apply(edge)))
         # So does retraction retargeting (workers/lifecycle/retargeting.py): a target is a
         # function of the edges ingested before the retraction, whichever came first here.
-        retargeting = Retargeting(bookkeeping, self._policy)
+        retargeting = Retargeting(bookkeeping, self._policy, fixed_edges=True)
         for edge in unique.values():
             touched.update(dict.fromkeys(retargeting.on_apply(edge)))
         bookkeeping.flush()
         view = _SlotView(self._slots, user)
-        view.fetch([ANCHORS, *(TO_PREFIX + slot for slot in touched)])
+        view.load([ANCHORS, *(TO_PREFIX + slot for slot in touched)])
         view.fetch(list(touched))
         links = view.fetch([EPISODE_PREFIX + m.edge_id for m in view.all_members()])
         raw_slots = [group_key(raw) for raw in links]
-        view.fetch([*raw_slots, *(TO_PREFIX + slot for slot in raw_slots)])
+        view.load([*raw_slots, *(TO_PREFIX + slot for slot in raw_slots)])
         needed = [m.edge_id for m in view.all_members()]
         stored = {r.edge_id: r.edge for r in facts.get(user, needed)}
         if any(i not in stored and i not in unique for i in needed):
@@ -166,10 +167,15 @@ class _SlotView:
 
     def fetch(self, keys: Sequence[str]) -> list[EdgeEvent]:
         """Read these slots in one call; returns their members."""
+        self.load(keys)
+        return [m for k in dict.fromkeys(keys) for m in self._known[k].members]
+
+    def load(self, keys: Sequence[str]) -> None:
+        """Read the slots not read yet, in one call (`fetch` without the members: a big
+        user's anchor list is tens of thousands of edges, read on every match)."""
         missing = [k for k in dict.fromkeys(keys) if k not in self._known]
         if missing:
             self._known.update(self._base.read_many(self._user, missing))
-        return [m for k in dict.fromkeys(keys) for m in self._known[k].members]
 
     def all_members(self) -> Iterator[EdgeEvent]:
         """The members of every fetched slot, and the edges associated with them: every
@@ -180,7 +186,7 @@ class _SlotView:
 
     def _slot(self, user_id: str, slot_key: str) -> SlotEdges:
         if user_id == self._user:  # read once: nothing writes through the view meanwhile
-            self.fetch([slot_key])
+            self.load([slot_key])
             return self._known[slot_key]
         return SlotEdges(
             self._base.members(user_id, slot_key), self._base.retractions(user_id, slot_key)
@@ -193,6 +199,8 @@ class _SlotView:
         return self._slot(user_id, slot_key).retractions
 
     def read_many(self, user_id: str, slot_keys: Sequence[str]) -> dict[str, SlotEdges]:
+        if user_id == self._user:
+            self.load(slot_keys)  # the missing ones in one call, not one each
         return {k: self._slot(user_id, k) for k in slot_keys}
 
     # Writes never go through the view: the bulk path writes before it resolves.
@@ -228,20 +236,32 @@ class _Bookkeeping(_SlotView):
 
     def __init__(self, base: SlotIndex, user: str) -> None:
         super().__init__(base, user)
-        self.fetch([ANCHORS])
+        self.load([ANCHORS])
         self._pending: list[SlotEntry] = []
         self._keys: set[str] | None = None  # the user's slot keys, with the new ones
+        self._sorted: list[str] = []  # `_keys` in order
+        self._ids: dict[str, set[str]] = {}  # the member ids of the slots added to
 
     def add(self, user_id: str, slot_key: str, edge: EdgeEvent) -> tuple[int, list[EdgeEvent]]:
         if user_id != self._user:
             raise ValueError(f"edge {edge.edge_id!r} belongs to another user than {self._user!r}")
-        self.fetch([slot_key])
+        self.load([slot_key])
         slot = self._known[slot_key]
-        if all(m.edge_id != edge.edge_id for m in slot.members):  # the first copy wins
-            self._known[slot_key] = SlotEdges(sort_edges([*slot.members, edge]), slot.retractions)
+        ids = self._ids.get(slot_key)
+        if ids is None:
+            ids = self._ids[slot_key] = {m.edge_id for m in slot.members}
+        if edge.edge_id not in ids:  # the first copy wins
+            ids.add(edge.edge_id)
+            # A new list (readers may hold the old one: association prepares anchor lists by
+            # identity), in `sort_edges` order without sorting it again: a big user's anchor
+            # list is tens of thousands of edges.
+            members = list(slot.members)
+            insort(members, edge, key=_order)
+            self._known[slot_key] = SlotEdges(members, slot.retractions)
             self._pending.append(SlotEntry(slot_key, edge))
-            if self._keys is not None:
+            if self._keys is not None and slot_key not in self._keys:
                 self._keys.add(slot_key)
+                insort(self._sorted, slot_key)
         return 0, self._known[slot_key].members  # the version: unused by the bookkeeping
 
     def slots(self, user_id: str) -> list[str]:
@@ -249,11 +269,16 @@ class _Bookkeeping(_SlotView):
             return self._base.slots(user_id)
         if self._keys is None:
             self._keys = {*self._base.slots(user_id), *(e.slot_key for e in self._pending)}
-        return sorted(self._keys)
+            self._sorted = sorted(self._keys)
+        return list(self._sorted)  # kept sorted as keys come: a big user has thousands
 
     def flush(self) -> None:
         self._base.add_many(self._user, self._pending)
         self._pending = []
+
+
+def _order(edge: EdgeEvent) -> tuple[datetime, str]:
+    return (edge.ingest_time, edge.edge_id)  # `sort_edges`'s key
 
 
 class _ReadOnce:
