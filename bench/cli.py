@@ -81,6 +81,10 @@ def register(
     b.add_argument("--queries", type=int, default=200, help="queries per size")
     b.add_argument("--replay-up-to", type=int, default=10**9, help="replay at sizes ≤ this")
     b.add_argument("--direct-above", type=int, help="load sizes above this straight into the index")
+    b.add_argument(
+        "--order", choices=("user", "time"), default="user", help="facts by user or interleaved"
+    )
+    b.add_argument("--hnsw-above", type=int, help="HNSW search for users above N facts")
     b.add_argument("--report", type=Path, help="write scale.md/json/png here")
     b = bench.add_parser("load", parents=[common], help="HTTP API under concurrent load")
     b.add_argument("--json", action="store_true")
