@@ -17,7 +17,7 @@ from schemas.events import EdgeEvent
 from workers.errors import StorageError
 from workers.ports import SlotEdges, SlotEntry
 from workers.stores.memory_slots import check_args, sort_edges
-from workers.stores.slot_cache import SlotCache
+from workers.stores.slot_cache import MIN_EDGES, SlotCache
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS slot_edges (
@@ -46,7 +46,7 @@ def _ingest_key(edge: EdgeEvent) -> str:
 class SqliteSlotIndex:
     """Slot membership in one SQLite file inside the data dir."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, cache_min_edges: int = MIN_EDGES) -> None:
         self._path = path
         self._lock = threading.Lock()
         #: Recently read or written edges by their JSON text (LRU): slots are read again and
@@ -55,7 +55,7 @@ class SqliteSlotIndex:
         self._parsed: OrderedDict[str, EdgeEvent] = OrderedDict()
         #: Big slots kept parsed between reads (workers/stores/slot_cache.py), valid while
         #: no other connection commits (`data_version`).
-        self._cache = SlotCache()
+        self._cache = SlotCache(min_edges=cache_min_edges)
         self._data_version: int | None = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
