@@ -52,6 +52,11 @@ class Prepared:
         self.model: str | None = None
         self._rows = np.empty((0, 0), dtype=np.float32)
         self._ids: set[str] = set()
+        #: Answers already computed, by what they depend on: the edge (its id, vector and
+        #: value), how many anchors precede it, the policy's thresholds. Appends never
+        #: change a prefix, so an answer holds while the count does (a slot's associated
+        #: edges are matched again each time the slot is resolved).
+        self.answers: dict[tuple[object, ...], object] = {}
         self._append(source)
 
     @property

@@ -28,6 +28,7 @@ import itertools
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -118,6 +119,17 @@ def best_match(edge: EdgeEvent, anchors: Sequence[EdgeEvent], policy: Policy) ->
         return _scan_match(edge, anchors, policy)
     if not count:
         return None
+    rules = policy.association
+    key = (
+        edge.edge_id,
+        edge.embedding.b64,
+        edge.value,
+        count,
+        rules.soft_cosine,
+        rules.hard_cosine,
+    )
+    if key in prepared.answers:
+        return cast(Match | None, prepared.answers[key])
     scores = prepared.matrix[:count] @ edge.embedding.to_array()
     if np.isnan(scores).any():
         return _scan_match(edge, anchors, policy)
@@ -125,7 +137,9 @@ def best_match(edge: EdgeEvent, anchors: Sequence[EdgeEvent], policy: Policy) ->
     top = scores.max()
     tied = (prepared.edges[i] for i in np.flatnonzero(scores == top).tolist())
     anchor = min(tied, key=lambda a: (a.slot_key or "", a.edge_id))
-    return _decide(edge, anchor, float(top), policy)
+    found = _decide(edge, anchor, float(top), policy)
+    prepared.answers[key] = found
+    return found
 
 
 def _scan_match(edge: EdgeEvent, anchors: Sequence[EdgeEvent], policy: Policy) -> Match | None:

@@ -198,15 +198,17 @@ class SqliteSlotIndex:
     def _existing(
         self, user_id: str, keys: list[tuple[str, int, str]]
     ) -> set[tuple[str, int, str]]:
+        # By edge id (the `slot_edges_by_edge` index): the rows of these edges only, not every
+        # row of their slots — a big user's bookkeeping slots hold tens of thousands.
         found: set[tuple[str, int, str]] = set()
-        slots = sorted({k[0] for k in keys})
-        for start in range(0, len(slots), _KEYS_PER_QUERY):
-            chunk = slots[start : start + _KEYS_PER_QUERY]
+        edge_ids = sorted({k[2] for k in keys})
+        for start in range(0, len(edge_ids), _KEYS_PER_QUERY):
+            chunk = edge_ids[start : start + _KEYS_PER_QUERY]
             marks = ",".join("?" * len(chunk))
             found.update(
                 self._db.execute(
                     "SELECT slot_key, kind, edge_id FROM slot_edges "
-                    f"WHERE user_id = ? AND slot_key IN ({marks})",
+                    f"WHERE user_id = ? AND edge_id IN ({marks})",
                     (user_id, *chunk),
                 )
             )
