@@ -81,6 +81,10 @@ def register(
     b.add_argument("--queries", type=int, default=200, help="queries per size")
     b.add_argument("--replay-up-to", type=int, default=10**9, help="replay at sizes ≤ this")
     b.add_argument("--direct-above", type=int, help="load sizes above this straight into the index")
+    b.add_argument(
+        "--order", choices=("user", "time"), default="user", help="facts by user or interleaved"
+    )
+    b.add_argument("--hnsw-above", type=int, help="HNSW search for users above N facts")
     b.add_argument("--report", type=Path, help="write scale.md/json/png here")
     b = bench.add_parser("load", parents=[common], help="HTTP API under concurrent load")
     b.add_argument("--json", action="store_true")
@@ -109,6 +113,14 @@ def register(
     b.add_argument("--cases", type=Path, help="case directory (default tests/paper_cases/data)")
     b.add_argument("--json", action="store_true")
     b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
+    b = bench.add_parser("user-growth", parents=[common], help="one user's ingest rate as it grows")
+    b.add_argument("--facts", type=int, default=10000, help="facts of the user")
+    b.add_argument("--window", type=int, default=1000, help="facts per measured window")
+    b.add_argument("--days", type=int, default=730, help="over this many days")
+    b.add_argument("--seed", type=int, default=7)
+    b.add_argument("--baseline", type=Path, help="another checkout (e.g. /work/main), same run")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default="hashing")
     b = bench.add_parser("inspector", parents=[common], help="the inspector's page of a big user")
     b.add_argument("--facts", type=int, default=10000, help="facts of the user")
     b.add_argument("--days", type=int, default=730, help="over this many days")
@@ -245,6 +257,10 @@ def run(args: argparse.Namespace) -> int:
         from bench import embedders
 
         return embedders.run(args)
+    if args.bench == "user-growth":
+        from bench import user_growth
+
+        return user_growth.run(args)
     if args.bench == "inspector":
         from bench import inspector
 

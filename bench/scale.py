@@ -10,8 +10,11 @@ adds to what the previous ones stored, in the same slots.
 
 At each size, through the `Deployment` port (the product's own paths):
 
-* ingest: the step's facts through `ingest_edges` (validation, embedding, log, lifecycle,
-  vector and slot indexes), facts/s;
+* ingest: the step's facts through `ingest_edges` — the bulk path (`workers/lifecycle/
+  bulk.py`: validation, log, each batch's touched slots resolved once, vector and slot
+  indexes) — carrying their vectors as an importing platform sends them, each user's facts
+  together (`--order user`; `--order time` interleaves all users: `bench.scale_input`),
+  facts/s of the product's time alone, with progress lines;
 * queries: `--queries` questions (`bench.corpus` phrasings) spread over users drawn by
   their share of the facts (so heavy users are asked more often, as they talk more),
   end to end with the question's embedding: p50/p95/p99, and the same for the largest
@@ -21,9 +24,12 @@ At each size, through the `Deployment` port (the product's own paths):
 * resident memory of the process (VmRSS) and disk of the data dir, per fact.
 
 Sizes above `--direct-above` are loaded straight into the vector index instead
-(`bench.scale_direct`: the product's one-fact-at-a-time ingest would take hours for a
-million facts on two cores): their rows measure queries, memory and disk at that size, not
-ingest or replay.
+(`bench.scale_direct`, from before the bulk path): their rows measure queries, memory and
+disk at that size, not ingest or replay.
+
+Searches are exact unless `--hnsw-above N` (the deployment's `exact_search_max_facts`):
+Qdrant Edge builds its HNSW graphs for the whole shard at once, which at a million facts
+takes longer than the rest of the run on two cores.
 
 Vectors: the hashing embedder (`workers/embedding/hashing.py`: feature hashing of the
 text, deterministic, no model), so that a million facts fit in a bounded run on two cores;
@@ -49,7 +55,9 @@ from typing import Any
 import numpy as np
 
 from bench import scale_direct
-from bench.corpus import generate_facts, generate_queries
+from bench.corpus import SPAN, generate_facts, generate_queries
+from bench.scale_input import Clock, carrying_vectors
+from bench.scale_input import step_facts as import_facts
 from bench.stats import pct
 from frecall.deployment import Deployment
 from frecall.embedded.deployment import EmbeddedDeployment
@@ -57,7 +65,6 @@ from frecall.settings import Settings
 from frecall.wiring import open_deployment
 from schemas.query import QueryRequest
 from workers.errors import BenchError
-from workers.inputs import EdgeInput, read_jsonl
 from workers.progress import Progress
 
 DEFAULT_SIZES = (10_000, 100_000, 1_000_000)
@@ -139,19 +146,20 @@ def _measure_step(
         # longer than the run's bound on two cores; their searches are exact scans.
         row["ingest_s"] = row["ingest_facts_per_s"] = None
     else:
-        corpus = root / f"step{step}.jsonl"
-        with corpus.open("w", encoding="utf-8") as fh:
-            for line in step_facts(added, step, shares, end):
-                fh.write(line + "\n")
+        app = deployment.app if isinstance(deployment, EmbeddedDeployment) else None
+        if app is None:
+            raise BenchError("scale", "ingest", "needs the embedded deployment")
+        facts = import_facts(added, step, shares, end, args.order)
         print(f"bench scale: ingesting {added} facts (to {size})", file=sys.stderr)
-        start = time.perf_counter()
-        report = deployment.ingest_edges(read_jsonl(corpus, EdgeInput), str(corpus))
-        ingest_s = time.perf_counter() - start
-        corpus.unlink()
+        clock = Clock(total=added, label=f"to {size:,}:")
+        report = deployment.ingest_edges(carrying_vectors(facts, app.embedder, clock), "scale")
+        ingest_s = clock.inside()  # the HNSW build after it included, if any
+        del facts
         if not report.ok or report.accepted != added:
             raise BenchError("scale", f"at {size} facts", f"ingest accepted {report.accepted}")
         row["ingest_s"] = round(ingest_s, 1)
         row["ingest_facts_per_s"] = round(added / ingest_s, 1)
+        row["vectors_s"] = round(clock.outside, 1)
     # `users()` reads the log and every fact: a count per user is what is needed here.
     stored = {u: deployment.count(u) for u in shares}
     present = sorted(u for u in shares if stored.get(u))
@@ -193,7 +201,8 @@ def measure(args: argparse.Namespace, sizes: Sequence[int], root: Path) -> dict[
     shares = user_shares(args.users, args.skew)
     end = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     args.store = root / "store"
-    settings = Settings(data_dir=args.store, embedder="hashing")
+    exact = 10**12 if args.hnsw_above is None else args.hnsw_above
+    settings = Settings(data_dir=args.store, embedder="hashing", exact_search_max_facts=exact)
     deployment = open_deployment(settings, fsync=False, quiet=True)
     rows = []
     started = time.perf_counter()
@@ -201,7 +210,13 @@ def measure(args: argparse.Namespace, sizes: Sequence[int], root: Path) -> dict[
         have = 0
         progress = Progress("bench scale sizes", total=len(sizes))
         for step, size in enumerate(sizes):
-            rows.append(_measure_step(deployment, root, size, size - have, step, shares, args, end))
+            # The store grows forward in time, as a platform's does: each step's facts span
+            # the corpus's 18 months before the next step's (the last ends today), so none
+            # arrives before facts already stored (`bench.scale_input`: late edges).
+            step_end = end - (len(sizes) - 1 - step) * SPAN
+            rows.append(
+                _measure_step(deployment, root, size, size - have, step, shares, args, step_end)
+            )
             have = size
             print(f"bench scale: {json.dumps(rows[-1])}", file=sys.stderr)
             progress.tick()
@@ -217,6 +232,8 @@ def measure(args: argparse.Namespace, sizes: Sequence[int], root: Path) -> dict[
         "skew": args.skew,
         "queries": args.queries,
         "embedder": "hashing",
+        "order": args.order,
+        "hnsw_above": args.hnsw_above,
         "cpus": os.cpu_count(),
         "wall_s": round(time.perf_counter() - started, 1),
     }

@@ -160,6 +160,18 @@ def test_bench_scale_with_report(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert_png(report / "scale.png")
 
 
+def test_bench_user_growth_against_a_baseline_tree(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    tree = Path(__file__).resolve().parents[2]  # this checkout, as its own baseline
+    got = run_json(capsys, "bench", "user-growth", "--facts", "90", "--window", "30",
+                   "--baseline", str(tree), "--json")  # fmt: skip
+    assert set(got["runs"]) == {"this", "baseline"}
+    for run in got["runs"].values():
+        assert len(run["rates"]) == 3 and all(rate > 0 for rate in run["rates"])
+    assert main(["bench", "user-growth", "--baseline", str(tmp_path)]) == 2
+
+
 def test_bench_scale_refuses_decreasing_sizes(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "scale", "--sizes", "300,100"]) != 0
     assert "increasing" in capsys.readouterr().err

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.slot_index_contract import RedisSlotIndexContract, SlotIndexContract, edge
-from workers.ports import SlotIndex
+from workers.ports import SlotEntry, SlotIndex
 from workers.stores.memory_slots import InMemorySlotIndex
 from workers.stores.redis_slots import RedisSlotIndex
 from workers.stores.sqlite_slots import SqliteSlotIndex
@@ -35,6 +35,46 @@ class TestSqliteSlotIndex(SlotIndexContract):
     def index(self, tmp_path: Path) -> Iterator[SlotIndex]:
         index = SqliteSlotIndex(tmp_path / "slots.sqlite")
         yield index
+        index.close()
+
+
+class TestSqliteSlotIndexCachingEverySlot(SlotIndexContract):
+    """The same contract with every slot kept parsed between reads (workers/stores/
+    slot_cache.py; by default only big ones are): the cache must never change an answer."""
+
+    @pytest.fixture
+    def index(self, tmp_path: Path) -> Iterator[SlotIndex]:
+        index = SqliteSlotIndex(tmp_path / "slots.sqlite", cache_min_edges=1)
+        yield index
+        index.close()
+
+
+def test_sqlite_slot_cache_sees_another_connections_writes(tmp_path: Path) -> None:
+    path = tmp_path / "slots.sqlite"
+    reader = SqliteSlotIndex(path, cache_min_edges=1)
+    writer = SqliteSlotIndex(path, cache_min_edges=1)
+    try:
+        writer.add_many("alice", [SlotEntry("s", edge("e1")), SlotEntry("s", edge("e2"))])
+        assert [e.edge_id for e in reader.read_many("alice", ["s"])["s"].members] == ["e1", "e2"]
+        writer.add("alice", "s", edge("e3"))  # the reader holds "s" parsed: it must look again
+        assert [e.edge_id for e in reader.members("alice", "s")] == ["e1", "e2", "e3"]
+        writer.remove("alice", "e1")
+        assert [e.edge_id for e in reader.read_many("alice", ["s"])["s"].members] == ["e2", "e3"]
+        writer.delete_user("alice")
+        assert reader.members("alice", "s") == []
+    finally:
+        reader.close()
+        writer.close()
+
+
+def test_sqlite_slot_cache_hands_out_copies(tmp_path: Path) -> None:
+    index = SqliteSlotIndex(tmp_path / "slots.sqlite", cache_min_edges=1)
+    try:
+        index.add_many("alice", [SlotEntry("s", edge("e1"))])
+        index.read_many("alice", ["s"])["s"].members.clear()  # a caller's own list
+        index.members("alice", "s").append(edge("zz"))
+        assert [e.edge_id for e in index.members("alice", "s")] == ["e1"]
+    finally:
         index.close()
 
 

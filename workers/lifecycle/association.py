@@ -24,8 +24,11 @@ whenever the slot is resolved, so a stale entry is harmless).
 
 from __future__ import annotations
 
+import itertools
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -33,6 +36,7 @@ from schemas.categories import UpdateSemantics
 from schemas.events import EdgeEvent
 from schemas.policy import Policy
 from schemas.records import Association
+from workers.lifecycle import anchor_matrix
 from workers.lifecycle.rules import DERIVED_SLOT_PREFIX, group_key
 from workers.ports import SlotIndex
 
@@ -109,6 +113,38 @@ def free_key(edge: EdgeEvent) -> str:
 def best_match(edge: EdgeEvent, anchors: Sequence[EdgeEvent], policy: Policy) -> Match | None:
     """The slot `edge` joins, if any: among anchors ingested before it with the same model."""
     assert edge.embedding is not None
+    prepared = anchor_matrix.prepare(anchors)
+    count = prepared.earlier(edge)
+    if count is None:  # what the preparation does not cover: the scan decides
+        return _scan_match(edge, anchors, policy)
+    if not count:
+        return None
+    rules = policy.association
+    key = (
+        edge.edge_id,
+        edge.embedding.b64,
+        edge.value,
+        count,
+        rules.soft_cosine,
+        rules.hard_cosine,
+    )
+    if key in prepared.answers:
+        return cast(Match | None, prepared.answers[key])
+    scores = prepared.matrix[:count] @ edge.embedding.to_array()
+    if np.isnan(scores).any():
+        return _scan_match(edge, anchors, policy)
+    # The scan's order (-score, slot key, edge id), first only: the best score, then the tie.
+    top = scores.max()
+    tied = (prepared.edges[i] for i in np.flatnonzero(scores == top).tolist())
+    anchor = min(tied, key=lambda a: (a.slot_key or "", a.edge_id))
+    found = _decide(edge, anchor, float(top), policy)
+    prepared.answers[key] = found
+    return found
+
+
+def _scan_match(edge: EdgeEvent, anchors: Sequence[EdgeEvent], policy: Policy) -> Match | None:
+    """`best_match` from the anchor list itself (what `anchor_matrix` prepares once)."""
+    assert edge.embedding is not None
     # In a canonical order, each anchor once: the scores (and so Ω and the `why`) must not
     # depend on the order the slot index returns anchors in — a BLAS product may round a
     # row differently by its position.
@@ -128,12 +164,16 @@ def best_match(edge: EdgeEvent, anchors: Sequence[EdgeEvent], policy: Policy) ->
         return None
     matrix = np.stack([a.embedding.to_array() for a in earlier if a.embedding is not None])
     scores = matrix @ edge.embedding.to_array()
-    rules = policy.association
     ranked = sorted(
         zip(scores.tolist(), earlier, strict=True),
         key=lambda pair: (-pair[0], pair[1].slot_key or "", pair[1].edge_id),
     )
     score, anchor = ranked[0]
+    return _decide(edge, anchor, score, policy)
+
+
+def _decide(edge: EdgeEvent, anchor: EdgeEvent, score: float, policy: Policy) -> Match | None:
+    rules = policy.association
     if score < rules.soft_cosine:
         return None
     assert anchor.slot_key is not None
@@ -202,10 +242,13 @@ class Associations:
         assert edge.slot_key is not None
         self._slots.add(user, ANCHORS, edge)
         # A late anchor may attract free edges ingested after it (delivered before it).
+        later = self._later_free(user, edge)
+        if not later:  # the usual case (ingest in time order): nothing to compare
+            return []
         anchors = self.anchors(user)
         without = [a for a in anchors if a.edge_id != edge.edge_id]
         touched: list[str] = []
-        for free in self._later_free(user, edge):
+        for free in later:
             now, before = self.match(free, anchors), self.match(free, without)
             if _slot(now) == _slot(before):
                 continue
@@ -272,15 +315,21 @@ class Associations:
 
     def _later_free(self, user: str, anchor: EdgeEvent) -> list[EdgeEvent]:
         month = free_key(anchor)
-        keys = sorted(s for s in self._slots.slots(user) if s.startswith(FREE_PREFIX))
+        # Every slot index lists slot keys in order: the free months from the anchor's on
+        # are a run of them (found by bisection: a big user has thousands of slots).
+        keys = self._slots.slots(user)
         out: list[EdgeEvent] = []
-        for key in keys:
-            if key >= month:
-                out += [
-                    e
-                    for e in self._slots.members(user, key)
-                    if (e.ingest_time, e.edge_id) > (anchor.ingest_time, anchor.edge_id)
-                ]
+        after = (anchor.ingest_time, anchor.edge_id)
+        for key in itertools.takewhile(
+            lambda k: k.startswith(FREE_PREFIX), keys[bisect_left(keys, month) :]
+        ):
+            # Members come in (ingest_time, edge_id) order: the later ones are a suffix
+            # (found from the end: in time-ordered ingest there are none).
+            members = self._slots.members(user, key)
+            start = len(members)
+            while start and (members[start - 1].ingest_time, members[start - 1].edge_id) > after:
+                start -= 1
+            out += members[start:]
         return out
 
 

@@ -30,7 +30,7 @@ one in it is `new->superseded`, where the one-by-one path reports `new->active` 
 
 from __future__ import annotations
 
-import bisect
+from bisect import insort
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -135,21 +135,18 @@ class BulkLifecycle:
             touched.update(dict.fromkeys(associations.on_apply(edge)))
         # So does retraction retargeting (workers/lifecycle/retargeting.py): a target is a
         # function of the edges ingested before the retraction, whichever came first here.
-        retargeting = Retargeting(bookkeeping, self._policy)
-        bookkeeping.fetch([RETRACTIONS])
-        if any(e.retracts for e in unique.values()) or bookkeeping.members(user, RETRACTIONS):
-            bookkeeping.fetch_edge_slots()  # retargeting will read them all (`_edges`)
+        retargeting = Retargeting(bookkeeping, self._policy, fixed_edges=True)
         for edge in unique.values():
             touched.update(dict.fromkeys(retargeting.on_apply(edge)))
         bookkeeping.flush()
         # What the resolution reads, fetched in a few round trips (each slot's association
         # list and retargeted retractions too: one round trip per key otherwise).
         view = _SlotView(self._slots, user)
-        view.fetch([ANCHORS, *_side_lists(touched)])
+        view.load([ANCHORS, *_side_lists(touched)])
         view.fetch(list(touched))
         links = view.fetch([EPISODE_PREFIX + m.edge_id for m in view.all_members()])
         raw_slots = [group_key(raw) for raw in links]
-        view.fetch([*raw_slots, *_side_lists(raw_slots)])
+        view.load([*raw_slots, *_side_lists(raw_slots)])
         if any(view.members(user, RT_PREFIX + s) for s in [*touched, *raw_slots]):
             view.fetch_edge_slots()  # retargeting re-checks those targets over every edge
         needed = [m.edge_id for m in view.all_members()]
@@ -174,10 +171,15 @@ class _SlotView:
 
     def fetch(self, keys: Sequence[str]) -> list[EdgeEvent]:
         """Read these slots in one call; returns their members."""
+        self.load(keys)
+        return [m for k in dict.fromkeys(keys) for m in self._known[k].members]
+
+    def load(self, keys: Sequence[str]) -> None:
+        """Read the slots not read yet, in one call (`fetch` without the members: a big
+        user's anchor list is tens of thousands of edges, read on every match)."""
         missing = [k for k in dict.fromkeys(keys) if k not in self._known]
         if missing:
             self._known.update(self._base.read_many(self._user, missing))
-        return [m for k in dict.fromkeys(keys) for m in self._known[k].members]
 
     def fetch_edge_slots(self) -> None:
         """Read every slot holding the user's edges in one call (keyed and `~text:` ones;
@@ -200,11 +202,8 @@ class _SlotView:
 
     def _slot(self, user_id: str, slot_key: str) -> SlotEdges:
         if user_id == self._user:  # read once: nothing writes through the view meanwhile
-            known = self._known.get(slot_key)
-            if known is None:  # the resolution asks for fetched slots ≈ 8 times an edge
-                self.fetch([slot_key])
-                known = self._known[slot_key]
-            return known
+            self.load([slot_key])
+            return self._known[slot_key]
         return SlotEdges(
             self._base.members(user_id, slot_key), self._base.retractions(user_id, slot_key)
         )
@@ -216,6 +215,8 @@ class _SlotView:
         return self._slot(user_id, slot_key).retractions
 
     def read_many(self, user_id: str, slot_keys: Sequence[str]) -> dict[str, SlotEdges]:
+        if user_id == self._user:
+            self.load(slot_keys)  # the missing ones in one call, not one each
         return {k: self._slot(user_id, k) for k in slot_keys}
 
     # Writes never go through the view: the bulk path writes before it resolves.
@@ -251,26 +252,32 @@ class _Bookkeeping(_SlotView):
 
     def __init__(self, base: SlotIndex, user: str) -> None:
         super().__init__(base, user)
-        self.fetch([ANCHORS, RETRACTIONS])
+        self.load([ANCHORS, RETRACTIONS])
         self._pending: list[SlotEntry] = []
         self._keys: set[str] | None = None  # the user's slot keys, with the new ones
-        self._sorted: list[str] | None = None  # `_keys` sorted, until a new key comes
+        self._sorted: list[str] = []  # `_keys` in order
+        self._ids: dict[str, set[str]] = {}  # the member ids of the slots added to
 
     def add(self, user_id: str, slot_key: str, edge: EdgeEvent) -> tuple[int, list[EdgeEvent]]:
         if user_id != self._user:
             raise ValueError(f"edge {edge.edge_id!r} belongs to another user than {self._user!r}")
-        self.fetch([slot_key])
+        self.load([slot_key])
         slot = self._known[slot_key]
-        if all(m.edge_id != edge.edge_id for m in slot.members):  # the first copy wins
-            # `sort_edges`'s order, kept by one insertion (ids are distinct: no ties); a new
-            # list, as a callers' earlier answer must not change under it.
+        ids = self._ids.get(slot_key)
+        if ids is None:
+            ids = self._ids[slot_key] = {m.edge_id for m in slot.members}
+        if edge.edge_id not in ids:  # the first copy wins
+            ids.add(edge.edge_id)
+            # A new list (readers may hold the old one: association prepares anchor lists by
+            # identity), in `sort_edges` order without sorting it again: a big user's anchor
+            # list is tens of thousands of edges.
             members = list(slot.members)
-            bisect.insort(members, edge, key=_slot_order)
+            insort(members, edge, key=_order)
             self._known[slot_key] = SlotEdges(members, slot.retractions)
             self._pending.append(SlotEntry(slot_key, edge))
             if self._keys is not None and slot_key not in self._keys:
                 self._keys.add(slot_key)
-                self._sorted = None
+                insort(self._sorted, slot_key)
         return 0, self._known[slot_key].members  # the version: unused by the bookkeeping
 
     def slots(self, user_id: str) -> list[str]:
@@ -278,9 +285,8 @@ class _Bookkeeping(_SlotView):
             return self._base.slots(user_id)
         if self._keys is None:
             self._keys = {*self._base.slots(user_id), *(e.slot_key for e in self._pending)}
-        if self._sorted is None:  # association asks for them once per edge it matches
             self._sorted = sorted(self._keys)
-        return list(self._sorted)
+        return list(self._sorted)  # kept sorted as keys come: a big user has thousands
 
     def flush(self) -> None:
         self._base.add_many(self._user, self._pending)
@@ -292,9 +298,8 @@ def _side_lists(slots: Iterable[str]) -> list[str]:
     return [k for slot in slots for k in (TO_PREFIX + slot, RT_PREFIX + slot)]
 
 
-def _slot_order(edge: EdgeEvent) -> tuple[datetime, str]:
-    """The order of a slot's members (`memory_slots.sort_edges`)."""
-    return edge.ingest_time, edge.edge_id
+def _order(edge: EdgeEvent) -> tuple[datetime, str]:
+    return (edge.ingest_time, edge.edge_id)  # `sort_edges`'s key
 
 
 class _ReadOnce:

@@ -22,6 +22,7 @@ target it (`RT_PREFIX`; a cache, re-checked whenever the slot is resolved).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -84,6 +85,16 @@ def is_candidate(edge: EdgeEvent, retraction: EdgeEvent) -> bool:
     )
 
 
+def _edge_words(edge: EdgeEvent) -> frozenset[str]:
+    return _text_words(edge.text, edge.slot_key)
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _text_words(text: str, slot_key: str | None) -> frozenset[str]:
+    """Kept: a user's edges are indexed by word again in every batch with a retraction."""
+    return frozenset(_words(text) | _words((slot_key or "").replace(".", " ")))
+
+
 def find_target(retraction: EdgeEvent, edges: Sequence[EdgeEvent], policy: Policy) -> Target | None:
     """The slot an unresolved `retraction` retracts, if any (`edges`: the user's edges)."""
     if not retraction.retracts or retraction.embedding is None:
@@ -93,13 +104,50 @@ def find_target(retraction: EdgeEvent, edges: Sequence[EdgeEvent], policy: Polic
         return None  # resolved: the slot it names has members before it
     wanted = named_words(retraction)
     named = sorted(
+        {e.edge_id: e for e in earlier if wanted & _edge_words(e)}.values(),
+        key=lambda e: (e.ingest_time, e.edge_id),
+    )
+    return _closest(retraction, named, policy)
+
+
+class UserEdges:
+    """A user's edges (`Retargeting._edges`) indexed by slot and by word, for
+    `find_target_indexed`: a retraction then reads the edges it may concern, not them all
+    (a big user has tens of thousands)."""
+
+    def __init__(self, edges: Sequence[EdgeEvent]) -> None:
+        self.edges = list(edges)
+        self.by_slot: dict[str, list[EdgeEvent]] = {}
+        self.by_word: dict[str, list[EdgeEvent]] = {}
+        for edge in self.edges:
+            self.by_slot.setdefault(group_key(edge), []).append(edge)
+            for word in _edge_words(edge):
+                self.by_word.setdefault(word, []).append(edge)
+
+
+def find_target_indexed(retraction: EdgeEvent, edges: UserEdges, policy: Policy) -> Target | None:
+    """`find_target` over indexed edges: the same target, from the edges of the slots the
+    retraction names and of the words it names only."""
+    if not retraction.retracts or retraction.embedding is None:
+        return None
+    for slot in retraction.retracts:
+        if any(is_candidate(e, retraction) for e in edges.by_slot.get(slot, ())):
+            return None  # resolved: the slot it names has members before it
+    named = sorted(
         {
             e.edge_id: e
-            for e in earlier
-            if wanted & (_words(e.text) | _words((e.slot_key or "").replace(".", " ")))
+            for word in named_words(retraction)
+            for e in edges.by_word.get(word, ())
+            if is_candidate(e, retraction)
         }.values(),
         key=lambda e: (e.ingest_time, e.edge_id),
     )
+    return _closest(retraction, named, policy)
+
+
+def _closest(retraction: EdgeEvent, named: list[EdgeEvent], policy: Policy) -> Target | None:
+    """The most similar of `named` (canonical order), if similar enough."""
+    assert retraction.embedding is not None
     if not named:
         return None
     matrix = np.stack([e.embedding.to_array() for e in named if e.embedding is not None])
@@ -116,24 +164,53 @@ def find_target(retraction: EdgeEvent, edges: Sequence[EdgeEvent], policy: Polic
 class Retargeting:
     """The unresolved-retraction bookkeeping of one `LifecycleService` over its slot index."""
 
-    def __init__(self, slots: SlotIndex, policy: Policy) -> None:
+    def __init__(self, slots: SlotIndex, policy: Policy, *, fixed_edges: bool = False) -> None:
+        """`fixed_edges`: the user's edges do not change while this instance is used (the
+        bulk path's bookkeeping: a batch's edges are in the slot index before it runs, and it
+        adds to pseudo-slots only), so they are read and indexed once per user."""
         self._slots = slots
         self._policy = policy
+        self._fixed: dict[str, UserEdges] | None = {} if fixed_edges else None
 
     def _edges(self, user: str) -> list[EdgeEvent]:
+        return self._indexed(user).edges
+
+    def _indexed(self, user: str) -> UserEdges:
+        if self._fixed is not None and user in self._fixed:
+            return self._fixed[user]
+        # Every edge is in its own slot (keyed or `~text:`); `~episode:` slots repeat raw turns.
+        keys = [
+            s for s in self._slots.slots(user) if not is_pseudo(s) and not s.startswith("~episode:")
+        ]
         found: dict[str, EdgeEvent] = {}
-        for slot in self._slots.slots(user):
-            # Every edge is in its own slot (keyed or `~text:`); `~episode:` slots repeat raw turns.
-            if not is_pseudo(slot) and not slot.startswith("~episode:"):
-                for edge in self._slots.members(user, slot):
-                    found.setdefault(edge.edge_id, edge)
-        return list(found.values())
+        for slot in self._slots.read_many(user, keys).values():
+            for edge in slot.members:
+                found.setdefault(edge.edge_id, edge)
+        indexed = UserEdges(list(found.values()))
+        if self._fixed is not None:
+            self._fixed[user] = indexed
+        return indexed
 
     def target(
         self, retraction: EdgeEvent, edges: Sequence[EdgeEvent] | None = None
     ) -> Target | None:
-        found = self._edges(retraction.user_id) if edges is None else edges
-        return find_target(retraction, found, self._policy)
+        if edges is not None:
+            return find_target(retraction, edges, self._policy)
+        if self._resolved(retraction):
+            return None
+        return find_target_indexed(retraction, self._indexed(retraction.user_id), self._policy)
+
+    def _resolved(self, retraction: EdgeEvent) -> bool:
+        """`find_target`'s first test from the slots the retraction names alone (a keyed
+        slot's members are the edges whose slot it is): most retractions name a slot that
+        has members, and need not read the user's other edges."""
+        named = [
+            s for s in retraction.retracts if not is_pseudo(s) and not s.startswith("~episode:")
+        ]
+        if len(named) != len(retraction.retracts):
+            return False  # not a plain slot: the whole test decides
+        slots = self._slots.read_many(retraction.user_id, named)
+        return any(is_candidate(e, retraction) for s in slots.values() for e in s.members)
 
     def on_apply(self, edge: EdgeEvent) -> list[str]:
         """Record `edge`; returns the slots whose state a retraction's new target changes."""
@@ -146,13 +223,12 @@ class Retargeting:
             self._slots.add(user, RT_PREFIX + found.slot, edge)
             return [found.slot]
         # A late edge (ingested before a retraction delivered earlier) may change its target.
-        later = [
-            r
-            for r in self._slots.members(user, RETRACTIONS)
-            if (r.ingest_time, r.edge_id) > (edge.ingest_time, edge.edge_id)
-        ]
-        if not later:
+        retractions = self._slots.members(user, RETRACTIONS)
+        key = (edge.ingest_time, edge.edge_id)
+        # In (ingest_time, edge_id) order: the later ones are a suffix (usually empty).
+        if not retractions or (retractions[-1].ingest_time, retractions[-1].edge_id) <= key:
             return []
+        later = [r for r in retractions if (r.ingest_time, r.edge_id) > key]
         edges = self._edges(user)
         without = [e for e in edges if e.edge_id != edge.edge_id]
         touched: list[str] = []
@@ -172,10 +248,10 @@ class Retargeting:
         cached = self._slots.members(user, RT_PREFIX + slot)
         if not cached:
             return []
-        edges = self._edges(user)
+        edges = self._indexed(user)
         out = []
         for retraction in cached:
-            found = self.target(retraction, edges)
+            found = find_target_indexed(retraction, edges, self._policy)
             if found is not None and found.slot == slot:
                 out.append(retraction)
         return out
@@ -189,10 +265,10 @@ class Retargeting:
         retractions = self._slots.members(user, RETRACTIONS)
         if not retractions:
             return []
-        edges = self._edges(user)
+        edges = self._indexed(user)
         touched: list[str] = []
         for retraction in retractions:
-            found = self.target(retraction, edges)
+            found = find_target_indexed(retraction, edges, self._policy)
             if found is not None:
                 self._slots.add(user, RT_PREFIX + found.slot, retraction)
                 touched.append(found.slot)

@@ -17,6 +17,7 @@ from schemas.events import EdgeEvent
 from workers.errors import StorageError
 from workers.ports import SlotEdges, SlotEntry
 from workers.stores.memory_slots import check_args, sort_edges
+from workers.stores.slot_cache import MIN_EDGES, SlotCache
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS slot_edges (
@@ -45,13 +46,17 @@ def _ingest_key(edge: EdgeEvent) -> str:
 class SqliteSlotIndex:
     """Slot membership in one SQLite file inside the data dir."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, cache_min_edges: int = MIN_EDGES) -> None:
         self._path = path
         self._lock = threading.Lock()
         #: Recently read or written edges by their JSON text (LRU): slots are read again and
         #: again (a slot on every edge that joins it, a user's association anchors on every
         #: free edge), and parsing an edge with its embedding costs more than the query.
         self._parsed: OrderedDict[str, EdgeEvent] = OrderedDict()
+        #: Big slots kept parsed between reads (workers/stores/slot_cache.py), valid while
+        #: no other connection commits (`data_version`).
+        self._cache = SlotCache(min_edges=cache_min_edges)
+        self._data_version: int | None = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
@@ -75,7 +80,18 @@ class SqliteSlotIndex:
         ).fetchone()
         return int(row[0]) if row else 0
 
+    def _current(self) -> None:
+        """Clear the cache if another connection committed since the last look."""
+        (version,) = self._db.execute("PRAGMA data_version").fetchone()
+        if version != self._data_version:
+            self._cache.clear()
+            self._data_version = int(version)
+
     def _edges(self, user_id: str, slot_key: str, kind: int) -> list[EdgeEvent]:
+        self._current()
+        cached = self._cache.get(user_id, slot_key)
+        if cached is not None:
+            return cached.retractions if kind == _RETRACTION else cached.members
         rows = self._db.execute(
             "SELECT body FROM slot_edges WHERE user_id = ? AND slot_key = ? AND kind = ? "
             "ORDER BY ingest_time, edge_id",
@@ -101,21 +117,28 @@ class SqliteSlotIndex:
         self, kind: int, user_id: str, slot_key: str, edge: EdgeEvent
     ) -> tuple[int, list[EdgeEvent]]:
         check_args(user_id, edge)
-        with self._lock, self._transaction("add"):
-            cur = self._db.execute(
-                "INSERT OR IGNORE INTO slot_edges VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    user_id,
-                    slot_key,
-                    kind,
-                    edge.edge_id,
-                    _ingest_key(edge),
-                    edge.model_dump_json(),
-                ),
-            )
+        with self._lock:
+            self._current()
+            with self._transaction("add"):
+                cur = self._insert(kind, user_id, slot_key, edge)
+                if cur.rowcount:
+                    self._bump(user_id, slot_key)
             if cur.rowcount:
-                self._bump(user_id, slot_key)
+                self._cache.added(user_id, slot_key, edge, kind == _RETRACTION)
             return self._version(user_id, slot_key), self._edges(user_id, slot_key, kind)
+
+    def _insert(self, kind: int, user_id: str, slot_key: str, edge: EdgeEvent) -> sqlite3.Cursor:
+        return self._db.execute(
+            "INSERT OR IGNORE INTO slot_edges VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                user_id,
+                slot_key,
+                kind,
+                edge.edge_id,
+                _ingest_key(edge),
+                edge.model_dump_json(),
+            ),
+        )
 
     def _transaction(self, operation: str) -> _Transaction:
         return _Transaction(self._db, operation)
@@ -154,32 +177,38 @@ class SqliteSlotIndex:
                 body = bodies.get(id(edge)) or bodies.setdefault(id(edge), edge.model_dump_json())
                 rows[key] = (user_id, entry.slot_key, kind, edge.edge_id, _ingest_key(edge), body)
                 edges[key] = edge
-        with self._lock, self._transaction("add_many"):
-            have = self._existing(user_id, list(rows))
-            new = [row for key, row in rows.items() if key not in have]
-            self._db.executemany("INSERT INTO slot_edges VALUES (?, ?, ?, ?, ?, ?)", new)
-            gained = Counter(row[1] for row in new)
-            self._db.executemany(
-                "INSERT INTO slot_versions VALUES (?, ?, ?) ON CONFLICT (user_id, slot_key) "
-                "DO UPDATE SET version = version + excluded.version",
-                [(user_id, slot, n) for slot, n in gained.items()],
-            )
+        with self._lock:
+            self._current()
+            with self._transaction("add_many"):
+                have = self._existing(user_id, list(rows))
+                new = [row for key, row in rows.items() if key not in have]
+                self._db.executemany("INSERT INTO slot_edges VALUES (?, ?, ?, ?, ?, ?)", new)
+                gained = Counter(row[1] for row in new)
+                self._db.executemany(
+                    "INSERT INTO slot_versions VALUES (?, ?, ?) ON CONFLICT (user_id, slot_key) "
+                    "DO UPDATE SET version = version + excluded.version",
+                    [(user_id, slot, n) for slot, n in gained.items()],
+                )
             # What was just written parses back to the same objects: reads reuse them.
             for row in new:
-                self._remember(row[5], edges[(row[1], row[2], row[3])])
+                edge = edges[(row[1], row[2], row[3])]
+                self._remember(row[5], edge)
+                self._cache.added(user_id, row[1], edge, row[2] == _RETRACTION)
 
     def _existing(
         self, user_id: str, keys: list[tuple[str, int, str]]
     ) -> set[tuple[str, int, str]]:
+        # By edge id (the `slot_edges_by_edge` index): the rows of these edges only, not every
+        # row of their slots — a big user's bookkeeping slots hold tens of thousands.
         found: set[tuple[str, int, str]] = set()
-        slots = sorted({k[0] for k in keys})
-        for start in range(0, len(slots), _KEYS_PER_QUERY):
-            chunk = slots[start : start + _KEYS_PER_QUERY]
+        edge_ids = sorted({k[2] for k in keys})
+        for start in range(0, len(edge_ids), _KEYS_PER_QUERY):
+            chunk = edge_ids[start : start + _KEYS_PER_QUERY]
             marks = ",".join("?" * len(chunk))
             found.update(
                 self._db.execute(
                     "SELECT slot_key, kind, edge_id FROM slot_edges "
-                    f"WHERE user_id = ? AND slot_key IN ({marks})",
+                    f"WHERE user_id = ? AND edge_id IN ({marks})",
                     (user_id, *chunk),
                 )
             )
@@ -187,9 +216,16 @@ class SqliteSlotIndex:
 
     def read_many(self, user_id: str, slot_keys: Sequence[str]) -> dict[str, SlotEdges]:
         check_args(user_id)
-        keys = list(dict.fromkeys(slot_keys))
-        found: dict[str, tuple[list[EdgeEvent], list[EdgeEvent]]] = {k: ([], []) for k in keys}
+        wanted = list(dict.fromkeys(slot_keys))
+        out: dict[str, SlotEdges] = {}
         with self._lock:
+            self._current()
+            for key in wanted:
+                cached = self._cache.get(user_id, key)
+                if cached is not None:
+                    out[key] = cached
+            keys = [k for k in wanted if k not in out]
+            found: dict[str, tuple[list[EdgeEvent], list[EdgeEvent]]] = {k: ([], []) for k in keys}
             for start in range(0, len(keys), _KEYS_PER_QUERY):
                 chunk = keys[start : start + _KEYS_PER_QUERY]
                 marks = ",".join("?" * len(chunk))
@@ -200,7 +236,10 @@ class SqliteSlotIndex:
                 ).fetchall()
                 for slot, kind, body in rows:
                     found[slot][kind].append(self._parse(body))
-        return {k: SlotEdges(sort_edges(m), sort_edges(r)) for k, (m, r) in found.items()}
+            for key, (members, retractions) in found.items():
+                out[key] = SlotEdges(sort_edges(members), sort_edges(retractions))
+                self._cache.put(user_id, key, out[key])
+        return {k: out[k] for k in wanted}
 
     def remove(self, user_id: str, edge_id: str) -> list[str]:
         check_args(user_id)
@@ -219,6 +258,7 @@ class SqliteSlotIndex:
             )
             for key in slots:
                 self._bump(user_id, key)
+                self._cache.drop(user_id, key)
             return slots
 
     def delete_user(self, user_id: str) -> int:
@@ -227,6 +267,7 @@ class SqliteSlotIndex:
             count = len(self._live_slots(user_id))
             self._db.execute("DELETE FROM slot_edges WHERE user_id = ?", (user_id,))
             self._db.execute("DELETE FROM slot_versions WHERE user_id = ?", (user_id,))
+            self._cache.drop_user(user_id)
             return count
 
     def _live_slots(self, user_id: str) -> list[str]:
