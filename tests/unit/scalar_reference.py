@@ -111,7 +111,8 @@ def score_candidates(
             state = RETRACTED
         if state == ACTIVE and anchored and ahead + buffer_h < 0.0:
             state = EXPIRED
-        mask = mask_row[state] if c.ingest_h <= now else 0.0
+        row = terms.raw_turn_mask if c.episodic else mask_row  # issue 10: raw_turn_masks
+        mask = row[state] if c.ingest_h <= now else 0.0
         if c.tentative:
             mask *= tentative_w
         if c.episodic:
