@@ -145,6 +145,28 @@ def register(
     b.add_argument("--failures", action="store_true", help="show what failed, and its top 5")
     b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     b = bench.add_parser(
+        "extraction-ablation",
+        parents=[common],
+        help="what each pattern module of the rule extractor earns, one left out at a time",
+    )
+    b.add_argument(
+        "--modules", default="", help="modules measured end to end on LoCoMo/lifecycle too"
+    )
+    b.add_argument(
+        "--all-paper", action="store_true", help="paper turns without every module in turn"
+    )
+    b.add_argument(
+        "--together", action="store_true", help="end to end: leave the --modules out at once"
+    )
+    b.add_argument("--locomo", type=Path, help="a LoCoMo JSON file (read only)")
+    b.add_argument("--conversations", type=int, default=None, help="LoCoMo: first N")
+    b.add_argument("--rounds", type=int, default=5, help="extraction timing passes per mode")
+    b.add_argument(
+        "--lifecycle", type=Path, action="append", default=[], help="a generated set (repeat)"
+    )
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
+    b = bench.add_parser(
         "association", parents=[common], help="cosines behind the slot-association thresholds"
     )
     b.add_argument("dir", type=Path, help="a directory written by `lifecycle generate`")
@@ -253,6 +275,10 @@ def run(args: argparse.Namespace) -> int:
         from bench import paper_turns
 
         return paper_turns.run_cmd(args)
+    if args.bench == "extraction-ablation":
+        from bench import extraction_ablation
+
+        return extraction_ablation.run(args)
     if args.bench == "embedders":
         from bench import embedders
 

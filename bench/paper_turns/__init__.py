@@ -22,22 +22,28 @@ from bench.paper_turns.runner import Report, run
 SETS = {"cases": CASES_DIR, "heldout": CASES_DIR.with_name("heldout")}
 
 
-def run_cmd(args: argparse.Namespace) -> int:
+def measure(directory: Path, embedder: str, extractor_kind: str) -> tuple[dict[str, Any], Report]:
+    """Ingest the cases of `directory` in a temporary store, ask every question."""
     from frecall.bootstrap import build, make_extractor
     from frecall.settings import Settings
 
-    directory = SETS.get(args.cases, Path(args.cases))
     personas = load(directory)
     with tempfile.TemporaryDirectory(prefix="frecall-bench-paper-turns-") as tmp:
-        settings = Settings(data_dir=Path(tmp), embedder=args.embedder)
-        extractor = make_extractor(settings, args.extractor)
+        settings = Settings(data_dir=Path(tmp), embedder=embedder)
+        extractor = make_extractor(settings, extractor_kind)
         app = build(settings, fsync=False, extractor=extractor)
         try:
             report = run(app, extractor, personas)
         finally:
             app.close()
     summary = report.summary()
-    summary.update(cases=str(directory), extractor=args.extractor, embedder=args.embedder)
+    summary.update(cases=str(directory), extractor=extractor_kind, embedder=embedder)
+    return summary, report
+
+
+def run_cmd(args: argparse.Namespace) -> int:
+    directory = SETS.get(args.cases, Path(args.cases))
+    summary, report = measure(directory, args.embedder, args.extractor)
     if args.json:
         print(json.dumps(summary))
     else:

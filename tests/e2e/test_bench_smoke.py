@@ -202,3 +202,16 @@ def test_bench_throughput(capsys: pytest.CaptureFixture[str]) -> None:
     replayed = got["paths"]["replay"]["bulk"]["stages_ms_per_item"]
     assert {"vector index", "point building", "association"} <= set(replayed)
     assert "extraction" in got["paths"]["ingest (turns)"]["one-by-one"]["stages_ms_per_item"]
+
+
+def test_bench_extraction_ablation(capsys: pytest.CaptureFixture[str], lifecycle_dir: Path) -> None:
+    locomo = str(FIXTURES / "locomo_tiny.json")
+    got = run_json(capsys, "bench", "extraction-ablation", "--modules", "patterns_calendar",
+                   "--lifecycle", str(lifecycle_dir), "--locomo", locomo, "--rounds", "1",
+                   "--embedder", "hashing", "--json")  # fmt: skip
+    sets = {"paper cases", "paper heldout", "locomo", f"lifecycle {lifecycle_dir.name}"}
+    assert set(got["turns"]) == sets
+    assert set(got["coverage"]["patterns_calendar"]) == sets
+    assert "retraction" not in got["coverage"]  # a mechanism, never left out
+    assert set(got["baseline"]) == set(got["without"]["patterns_calendar"]) == sets
+    assert got["extraction_ms_per_turn"]["all"] > 0

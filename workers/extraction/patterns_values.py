@@ -150,9 +150,19 @@ _TOGETHER = re.compile(
     _I,
 )
 #: "<thing> is 400 lira", "a beard shave is 250": the price of something the user sells or pays.
+#: A bare number followed by a unit or a clock ("82 square metres", "1:56:32") is a measure,
+#: which the possessive copula keeps whole ("my flat is 82 square metres").
+_MEASURE_AFTER = (
+    r"(?!\d|[:.]\d|\s*(?:square|sq\b|m²|m2\b|ft\b|feet|foot|km\b|kg\b|lbs?\b|miles?\b"
+    r"|metres|meters|%|percent))"
+)
 _PRICED = re.compile(
     r"(?:^|\b(?:and|that|a|an|the|my|our)\s+)(?P<item>[a-z][\w' -]{1,40}?)\s+(?:is|are|costs?"
-    r"|goes\s+for|runs)\s+(?:about\s+|around\s+|only\s+)?(?P<amt>" + AMOUNT + r"|\d[\d,]*)"
+    r"|goes\s+for|runs)\s+(?:about\s+|around\s+|only\s+)?(?P<amt>"
+    + AMOUNT
+    + r"|\d[\d,]*"
+    + _MEASURE_AFTER
+    + ")"
     r"(?:\s+(?P<per>a\s+(?:month|year|week|night|head|person)|per\s+\w+))?",
     _I,
 )
