@@ -37,7 +37,8 @@ from schemas.events import EdgeEvent
 from schemas.policy import Policy
 from schemas.records import FactRecord
 from workers.errors import FRError
-from workers.lifecycle.association import ANCHORS, TO_PREFIX, Associations, is_pseudo
+from workers.lifecycle.association import ANCHORS, TO_PREFIX, Associations, is_free, is_pseudo
+from workers.lifecycle.change_naming import NAMED_PREFIX, ChangeNaming
 from workers.lifecycle.facts import fact_store
 from workers.lifecycle.retargeting import Retargeting
 from workers.lifecycle.rules import group_key
@@ -137,6 +138,10 @@ class BulkLifecycle:
         retargeting = Retargeting(bookkeeping, self._policy)
         for edge in unique.values():
             touched.update(dict.fromkeys(retargeting.on_apply(edge)))
+        # And change statements naming earlier free edges (workers/lifecycle/change_naming.py).
+        naming = ChangeNaming(bookkeeping, self._policy, associations)
+        for edge in unique.values():
+            touched.update(dict.fromkeys(naming.on_apply(edge)))
         bookkeeping.flush()
         view = _SlotView(self._slots, user)
         view.fetch([ANCHORS, *(TO_PREFIX + slot for slot in touched)])
@@ -144,6 +149,8 @@ class BulkLifecycle:
         links = view.fetch([EPISODE_PREFIX + m.edge_id for m in view.all_members()])
         raw_slots = [group_key(raw) for raw in links]
         view.fetch([*raw_slots, *(TO_PREFIX + slot for slot in raw_slots)])
+        # What change naming reads for each free member it resolves, in the same call.
+        view.fetch([NAMED_PREFIX + group_key(m) for m in view.all_members() if is_free(m)])
         needed = [m.edge_id for m in view.all_members()]
         stored = {r.edge_id: r.edge for r in facts.get(user, needed)}
         if any(i not in stored and i not in unique for i in needed):
