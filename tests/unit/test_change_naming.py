@@ -19,12 +19,10 @@ from schemas.categories import Category, LifecycleState
 from schemas.events import EdgeEvent, ForgetCommand
 from schemas.policy import load_policy
 from tests.unit.edge_helpers import axis, edge, near
+from tests.unit.test_retraction_retargeting import raw, service, states
 from workers.export import dumps_stable, export_user
 from workers.lifecycle.change_naming import is_change, named_words, names
-from workers.lifecycle.service import LifecycleService
 from workers.query.explain import reasons
-from workers.stores.memory_slots import InMemorySlotIndex
-from workers.stores.memory_vectors import InMemoryVectorIndex
 
 POLICY = load_policy()
 S = LifecycleState
@@ -34,25 +32,10 @@ JOB = axis(0)
 HOBBY = axis(1)
 
 
-def raw(edge_id: str, day: float, text: str, vector: np.ndarray) -> EdgeEvent:
-    e = edge(edge_id, day=day, slot=None, update="accumulate", vector=vector, text=text,
-             category=Category.OTHER)  # fmt: skip
-    return e.model_copy(update={"episodic": True, "source_turns": (edge_id.split("#")[0],)})
-
-
 def keyed(edge_id: str, day: float, slot: str, text: str, vector: np.ndarray) -> EdgeEvent:
     e = edge(edge_id, day=day, slot=slot, update="replace", vector=vector, text=text,
              category=Category.IDENTITY_SELF_CONCEPT)  # fmt: skip
     return e.model_copy(update={"source_turns": (edge_id.split("#")[0],)})
-
-
-def service() -> tuple[LifecycleService, InMemoryVectorIndex]:
-    vectors = InMemoryVectorIndex()
-    return LifecycleService(InMemorySlotIndex(), vectors, POLICY), vectors
-
-
-def states(vectors: InMemoryVectorIndex, user: str = "u1") -> dict[str, LifecycleState]:
-    return {r.edge_id: r.lifecycle.state for r in vectors.scroll(user)}
 
 
 def test_a_changed_value_in_unseen_words_supersedes_the_old_unslotted_turn() -> None:
