@@ -75,6 +75,7 @@ def test_what_is_not_a_change_statement() -> None:
     assert named_words("minor figures changed their recipe, bonsoy oat instead") == set()
     assert named_words("we dropped off the cake at the party") == set()
     assert named_words("I quit the choir after ten years") == {"choir"}
+    assert named_words("We left Berlin last month, we're in Lyon now") == {"berlin"}  # not when
     assert named_words("forget the Husky Lakes camp, the ground slumped") == {
         "husky",
         "lak",

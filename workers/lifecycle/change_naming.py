@@ -78,6 +78,15 @@ _APOSTROPHES = re.compile(r"['’‘`]")
 _CLAUSE = re.compile(r"\b(?:and|but|so|because|since|then|after|when|which|who)\b")
 #: At most this many words of an object name the old value ("left Google last month").
 _OBJECT_WORDS = 5
+#: When, not what: "we left Berlin last month" names Berlin, not every turn said "last
+#: Saturday" (on the generator's test phrasings "last" alone superseded 10 unrelated turns).
+_WHEN = frozenset(
+    tokenize(
+        "last next past previous recent recently month week year day weekend today tonight"
+        " yesterday tomorrow morning afternoon evening night ago monday tuesday wednesday"
+        " thursday friday saturday sunday"
+    )
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +104,7 @@ class Naming:
 
 def named_words(text: str) -> frozenset[str]:
     """The content words of what a change statement says ended ("I left Google last month
-    and joined Anthropic" → googl, last, month); none from a negated one ("I'll never
+    and joined Anthropic" → googl; time words are not values); none from a negated one ("I'll never
     forget the day …")."""
     lowered = _APOSTROPHES.sub("", text.lower())
     out: set[str] = set()
@@ -104,7 +113,7 @@ def named_words(text: str) -> frozenset[str]:
             continue
         obj = _CLAUSE.split(found.group(1))[0]
         out.update(tokenize(" ".join(obj.split()[:_OBJECT_WORDS])))
-    return frozenset(out)
+    return frozenset(out - _WHEN)
 
 
 def is_change(edge: EdgeEvent) -> bool:
