@@ -81,6 +81,10 @@ class AssociationPolicy(BaseModel):
     #: that shares a word with that name and is most similar to it, at cosine ≥ this
     #: (`workers/lifecycle/retargeting.py`).
     retraction_cosine: float = Field(default=0.25, ge=0, le=1)
+    #: A later change statement whose object ("I left Google …") shares a content word with
+    #: an earlier free edge supersedes it at cosine ≥ this
+    #: (`workers/lifecycle/change_naming.py`).
+    change_named_cosine: float = Field(default=0.25, ge=0, le=1)
     note: str = ""
 
     @model_validator(mode="after")

@@ -31,6 +31,19 @@ class Association(BaseModel):
     hard: bool
 
 
+class ChangeMention(BaseModel):
+    """Why a fact without a slot key was superseded by a later change statement (issue 11;
+    workers/lifecycle/change_naming.py): the statement, the content words of what it said
+    ended that the fact contains ("I left Google" → googl), and how closely the two match
+    (cosine of the embeddings)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    by: str
+    words: tuple[str, ...]
+    similarity: float = Field(ge=-1, le=1)
+
+
 class Lifecycle(BaseModel):
     """ξ and its provenance. Bi-temporal: every change records the transaction time."""
 
@@ -46,6 +59,7 @@ class Lifecycle(BaseModel):
     last_mentioned_at: UtcDatetime | None = None
     soft_pressures: tuple[SoftPressure, ...] = ()
     associated: Association | None = None
+    named_by: ChangeMention | None = None
 
 
 class FactRecord(BaseModel):

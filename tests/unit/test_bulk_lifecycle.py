@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 
 from schemas.events import EdgeEvent
 from tests.unit.edge_helpers import edge
+from tests.unit.test_change_naming import STREAM as NAMING_STREAM
+from tests.unit.test_change_naming import service as naming_service
 from tests.unit.test_retraction_retargeting import STREAM as RETARGETING_STREAM
 from tests.unit.test_retraction_retargeting import service as retargeting_service
 from tests.unit.test_slot_association import STREAM as ASSOCIATION_STREAM
@@ -253,3 +255,21 @@ def test_a_batch_reads_the_slot_index_in_a_few_calls() -> None:
         assert dumps_stable(export_user(vectors, "u1")) == dumps_stable(
             export_user(ref_vectors, "u1")
         )
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.permutations(NAMING_STREAM),
+    st.lists(st.sampled_from(NAMING_STREAM), max_size=3),
+    st.lists(st.integers(0, 10), max_size=3),
+    st.booleans(),
+)
+def test_bulk_keeps_change_naming_as_one_by_one_does(
+    order: list[EdgeEvent], repeats: list[EdgeEvent], cuts: list[int], on_sqlite: bool
+) -> None:
+    """A later change statement naming an earlier free edge's value supersedes it
+    (workers/lifecycle/change_naming.py), late free edges find the statements after them:
+    in any batches, the same records, none handed back."""
+    reference, ref_vectors = naming_service()
+    delivered = [*order, *repeats]
+    _bulk_matches_one_by_one(reference, ref_vectors, NAMING_STREAM, delivered, cuts, on_sqlite)

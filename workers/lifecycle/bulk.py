@@ -39,7 +39,8 @@ from schemas.events import EdgeEvent
 from schemas.policy import Policy
 from schemas.records import FactRecord
 from workers.errors import FRError
-from workers.lifecycle.association import ANCHORS, TO_PREFIX, Associations, is_pseudo
+from workers.lifecycle.association import ANCHORS, TO_PREFIX, Associations, is_free, is_pseudo
+from workers.lifecycle.change_naming import CHANGES, NAMED_PREFIX, ChangeNaming
 from workers.lifecycle.facts import fact_store
 from workers.lifecycle.retargeting import RETRACTIONS, RT_PREFIX, Retargeting
 from workers.lifecycle.rules import group_key
@@ -138,6 +139,10 @@ class BulkLifecycle:
         retargeting = Retargeting(bookkeeping, self._policy, fixed_edges=True)
         for edge in unique.values():
             touched.update(dict.fromkeys(retargeting.on_apply(edge)))
+        # And change statements naming earlier free edges (workers/lifecycle/change_naming.py).
+        naming = ChangeNaming(bookkeeping, self._policy, associations)
+        for edge in unique.values():
+            touched.update(dict.fromkeys(naming.on_apply(edge)))
         bookkeeping.flush()
         # What the resolution reads, fetched in a few round trips (each slot's association
         # list and retargeted retractions too: one round trip per key otherwise).
@@ -149,6 +154,8 @@ class BulkLifecycle:
         view.load([*raw_slots, *_side_lists(raw_slots)])
         if any(view.members(user, RT_PREFIX + s) for s in [*touched, *raw_slots]):
             view.fetch_edge_slots()  # retargeting re-checks those targets over every edge
+        # What change naming reads for each free member it resolves, in the same call.
+        view.load([NAMED_PREFIX + group_key(m) for m in view.all_members() if is_free(m)])
         needed = [m.edge_id for m in view.all_members()]
         stored = {r.edge_id: r.edge for r in facts.get(user, needed)}
         if any(i not in stored and i not in unique for i in needed):
@@ -252,7 +259,7 @@ class _Bookkeeping(_SlotView):
 
     def __init__(self, base: SlotIndex, user: str) -> None:
         super().__init__(base, user)
-        self.load([ANCHORS, RETRACTIONS])
+        self.load([ANCHORS, RETRACTIONS, CHANGES])  # every batch's lists, in one call
         self._pending: list[SlotEntry] = []
         self._keys: set[str] | None = None  # the user's slot keys, with the new ones
         self._sorted: list[str] = []  # `_keys` in order

@@ -16,6 +16,7 @@ from schemas.policy import Policy
 from schemas.records import FactRecord, Lifecycle, SoftPressure
 from workers.errors import StorageError
 from workers.lifecycle.association import TO_PREFIX, Associations, is_pseudo
+from workers.lifecycle.change_naming import NAMED_PREFIX, ChangeNaming
 from workers.lifecycle.compaction import long_expired
 from workers.lifecycle.facts import PendingWrites, fact_store
 from workers.lifecycle.retargeting import RT_PREFIX, Retargeting
@@ -150,6 +151,7 @@ class LifecycleService:
         self._sparse = sparse
         self._associations = Associations(slots, policy)
         self._retargeting = Retargeting(slots, policy)
+        self._naming = ChangeNaming(slots, policy, self._associations)
 
     def apply(self, edge: EdgeEvent) -> list[Transition]:
         """Apply one edge. Idempotent: applying it again changes nothing."""
@@ -169,6 +171,7 @@ class LifecycleService:
             self._slots.add_retraction(user, target, edge)
         touched = [slot, *edge.retracts, *self._associations.on_apply(edge)]
         touched += self._retargeting.on_apply(edge)
+        touched += self._naming.on_apply(edge)
         return self._resolve_written(user, touched, {edge.edge_id}, edge.ingest_time)
 
     def touched_facts(self, edge: EdgeEvent) -> list[str]:
@@ -179,6 +182,7 @@ class LifecycleService:
         """
         slots = [group_key(edge), *edge.retracts, *self._associations.related_slots(edge)]
         slots += self._retargeting.related_slots(edge)
+        slots += self._naming.related_slots(edge)
         ids = [edge.edge_id, *self.members_of(edge.user_id, slots)]
         return list(dict.fromkeys(ids))
 
@@ -251,6 +255,8 @@ class LifecycleService:
             annotations[edge_id] = annotations[edge_id].model_copy(
                 update={"associated": association}
             )
+        for member in members:
+            annotations[member.edge_id] = self._named(member, annotations[member.edge_id])
         for raw in members:
             if raw.episodic and raw.episodic_of:
                 facts = [r.lifecycle for r in pending.get(list(raw.episodic_of))]
@@ -288,6 +294,23 @@ class LifecycleService:
             ):
                 pending.upsert(self._indexed(member, lifecycle))
         return transitions
+
+    def _named(self, edge: EdgeEvent, lifecycle: Lifecycle) -> Lifecycle:
+        """A current free edge that a later change statement names is superseded by it
+        (workers/lifecycle/change_naming.py)."""
+        if lifecycle.state is not LifecycleState.ACTIVE:
+            return lifecycle
+        naming = self._naming.naming(edge)
+        if naming is None:
+            return lifecycle
+        return lifecycle.model_copy(
+            update={
+                "state": LifecycleState.SUPERSEDED,
+                "superseded_by": naming.by.edge_id,
+                "superseded_at": naming.by.ingest_time,
+                "named_by": naming.record(),
+            }
+        )
 
     def _indexed(self, edge: EdgeEvent, lifecycle: Lifecycle) -> IndexedFact:
         assert edge.embedding is not None  # checked in apply(); replayed edges carry theirs
@@ -381,6 +404,8 @@ class LifecycleService:
                 slots.append(key[len(TO_PREFIX) :])
             elif key.startswith(RT_PREFIX):
                 slots.append(key[len(RT_PREFIX) :])
+            elif key.startswith(NAMED_PREFIX):
+                slots.append(key[len(NAMED_PREFIX) :])
             elif not key.startswith(EPISODE_PREFIX) and not is_pseudo(key):
                 slots.append(key)
         slots = list(dict.fromkeys(slots))
@@ -415,6 +440,7 @@ class LifecycleService:
             *edge.retracts,
             *self._associations.related_slots(edge),
             *self._retargeting.related_slots(edge),
+            *self._naming.related_slots(edge),
         ]
 
     def members_of(self, user_id: str, slots: Sequence[str]) -> list[str]:

@@ -64,6 +64,12 @@ def reasons(
         a = lc.associated
         how = "supersedes" if a.hard else "soft update of"
         out.append(f"no slot key: {how} {a.slot} (similarity {a.similarity:.2f} to {a.anchor})")
+    if lc.named_by is not None:
+        n = lc.named_by
+        out.append(
+            f"no slot key: a later change statement names it as ended ({n.by}; words "
+            f"{', '.join(n.words)}; similarity {n.similarity:.2f})"
+        )
     if terms["omega"] < 1.0:
         by = ", ".join(p.by for p in lc.soft_pressures)
         out.append(f"soft update pending from {by}: Ω ×{terms['omega']:.2f}")

@@ -1,0 +1,170 @@
+"""A later change statement naming an earlier unslotted turn's value supersedes it (issue 11).
+
+"I'm an ML engineer at Google, Gemini memory team" (no fact extracted: only the raw turn) …
+months later "I left Google last month and joined Anthropic": the old turn is superseded by
+the statement that names its value as ended (workers/lifecycle/change_naming.py). Witnesses,
+the guards (an unrelated turn sharing a common word is not touched), order, duplication and
+forget independence.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schemas.categories import Category, LifecycleState
+from schemas.events import EdgeEvent, ForgetCommand
+from schemas.policy import load_policy
+from tests.unit.edge_helpers import axis, edge, near
+from tests.unit.test_retraction_retargeting import raw, service, states
+from workers.export import dumps_stable, export_user
+from workers.lifecycle.change_naming import is_change, named_words, names
+from workers.query.explain import reasons
+
+POLICY = load_policy()
+S = LifecycleState
+NAMED = POLICY.association.change_named_cosine
+
+JOB = axis(0)
+HOBBY = axis(1)
+
+
+def keyed(edge_id: str, day: float, slot: str, text: str, vector: np.ndarray) -> EdgeEvent:
+    e = edge(edge_id, day=day, slot=slot, update="replace", vector=vector, text=text,
+             category=Category.IDENTITY_SELF_CONCEPT)  # fmt: skip
+    return e.model_copy(update={"source_turns": (edge_id.split("#")[0],)})
+
+
+def test_a_changed_value_in_unseen_words_supersedes_the_old_unslotted_turn() -> None:
+    """Without the mechanism the old raw turn stays active: no slot, said before."""
+    svc, vectors = service()
+    svc.apply(raw("s1/job#raw", 0, "context: I'm an ML engineer at Google, memory team", JOB))
+    svc.apply(keyed("s2/new#0", 300, "user.employer", "User works at Anthropic",
+                    near(JOB, 0.2, 6)))  # fmt: skip
+    svc.apply(
+        raw(
+            "s2/new#raw",
+            300,
+            "I left Google last month and joined Anthropic",
+            near(JOB, NAMED + 0.07, 5),
+        ).model_copy(update={"episodic_of": ("s2/new#0",)})
+    )
+    records = {r.edge_id: r for r in vectors.scroll("u1")}
+    old = records["s1/job#raw"].lifecycle
+    assert old.state is S.SUPERSEDED and old.superseded_by == "s2/new#raw"
+    assert old.named_by is not None and old.named_by.words == ("googl",)
+    assert records["s2/new#0"].lifecycle.state is S.ACTIVE
+    assert records["s2/new#raw"].lifecycle.state is S.ACTIVE
+    terms = {"decay": 1.0, "validity": 1.0, "numeric_rescue": 0.0, "blend": 1.0, "floor": 0.0,
+             "omega": 1.0, "rho": 1.0, "mask": 1.0, "direction": 1.0}  # fmt: skip
+    why = reasons(records["s1/job#raw"], "superseded", terms, datetime(2026, 1, 1, tzinfo=UTC),
+                  POLICY)  # fmt: skip
+    assert why[0].startswith("superseded by s2/new#raw")
+    assert any("names it as ended" in line and "googl" in line for line in why)
+
+
+def test_what_is_not_a_change_statement() -> None:
+    """Negated cessations, a locative "left", and a replacement that names no old value
+    (left out: on LoCoMo it superseded hundreds of unrelated turns) name nothing."""
+    assert named_words("I'll never forget the day my youngest took her first steps") == set()
+    assert named_words("I'm not gonna give up on my dreams") == set()
+    assert named_words("that's me on the left in the photo") == set()
+    assert named_words("minor figures changed their recipe, bonsoy oat instead") == set()
+    assert named_words("we dropped off the cake at the party") == set()
+    assert named_words("I quit the choir after ten years") == {"choir"}
+    assert named_words("We left Berlin last month, we're in Lyon now") == {"berlin"}  # not when
+    assert named_words("forget the Husky Lakes camp, the ground slumped") == {
+        "husky",
+        "lak",
+        "camp",
+    }
+
+
+def test_the_guards() -> None:
+    change = raw("s5/c#raw", 50, "I gave up gardening because of my knees", near(HOBBY, 0.6, 5))
+    assert named_words(change.text) == {"garden"}  # the clause ends at "because"
+    assert is_change(change)
+    assert not is_change(raw("s5/d#raw", 50, "my knees hurt today", HOBBY))
+    old = raw("s1/g#raw", 0, "I spend my mornings in the garden", HOBBY)
+    assert names(change, old, POLICY) is not None
+    # An extractor's paraphrase is not the user's statement: only raw turns name.
+    paraphrase = keyed("s5/c#0", 50, "hobby.gardening", "User gave up gardening", HOBBY)
+    assert not is_change(paraphrase) and names(paraphrase, old, POLICY) is None
+    # An unrelated turn sharing a word the statement does not name as ended: untouched.
+    knees = raw("s1/k#raw", 1, "a stretching routine for stiff knees?", HOBBY)
+    assert names(change, knees, POLICY) is None
+    # A named word, but not similar enough.
+    weak = raw("s1/w#raw", 2, "the garden centre opens at nine", near(HOBBY, NAMED - 0.05, 6))
+    weak_change = change.model_copy(update={"embedding": raw("x", 0, "x", HOBBY).embedding})
+    assert names(weak_change, weak, POLICY) is None
+    # Later, same turn, keyed, or quarantined: never.
+    later = raw("s6/g#raw", 60, "the garden is lovely", HOBBY)
+    same_turn = raw("s5/c#x", 50, "garden", HOBBY).model_copy(update={"source_turns": ("s5/c",)})
+    slotted = keyed("s1/h#0", 0, "hobby.gardening", "User gardens", HOBBY)
+    for other in (later, same_turn, slotted):
+        assert names(change, other, POLICY) is None
+    assert names(change.model_copy(update={"quarantined": True}), old, POLICY) is None
+
+
+def test_an_unrelated_turn_sharing_a_common_word_is_not_touched() -> None:
+    svc, vectors = service()
+    svc.apply(raw("s1/shop#raw", 0, "I want to write a small sign for the shop window", JOB))
+    svc.apply(raw("s2/chat#raw", 1, "he is a good boy, a little lazy on Mondays", HOBBY))
+    svc.apply(raw("s3/left#raw", 30, "Burak left to open his own shop, good for him",
+                  near(JOB, 0.05, 5)))  # fmt: skip
+    assert set(states(vectors).values()) == {S.ACTIVE}
+
+
+STREAM = [
+    raw("s1/job#raw", 0, "I'm an ML engineer at Google, memory team", JOB),
+    raw("s1/chat#raw", 1, "what's a good tea for the evening?", near(JOB, 0.5, 7)),
+    raw("s2/garden#raw", 2, "I spend my mornings in the garden", HOBBY),
+    keyed(
+        "s3/new#0", 30, "user.employer", "User left Google and joined Anthropic", near(JOB, 0.4, 5)
+    ),
+    raw("s3/new#raw", 30, "I left Google and joined Anthropic", near(JOB, 0.35, 6)).model_copy(
+        update={"episodic_of": ("s3/new#0",)}
+    ),
+    raw("s4/hobby#raw", 40, "gave up gardening, watercolor now", near(HOBBY, 0.45, 8)),
+    raw("s5/garden#raw", 50, "quit the garden club too", near(HOBBY, 0.6, 9)),
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.permutations(STREAM), st.lists(st.sampled_from(STREAM), max_size=3))
+def test_order_and_duplication_do_not_change_the_outcome(
+    order: list[EdgeEvent], repeats: list[EdgeEvent]
+) -> None:
+    reference, ref_vectors = service()
+    for e in sorted(STREAM, key=lambda x: (x.ingest_time, x.edge_id)):
+        reference.apply(e)
+    expected = dumps_stable(export_user(ref_vectors, "u1"))
+    svc, vectors = service()
+    for e in [*order, *repeats]:
+        svc.apply(e)
+    assert dumps_stable(export_user(vectors, "u1")) == expected
+    lc = {r.edge_id: r.lifecycle for r in vectors.scroll("u1")}
+    assert lc["s1/job#raw"].superseded_by == "s3/new#raw"  # the user's words, not the fact's
+    assert lc["s2/garden#raw"].superseded_by == "s4/hobby#raw"
+    assert lc["s4/hobby#raw"].state is S.SUPERSEDED  # "quit the garden club" names it too
+    assert lc["s1/chat#raw"].state is S.ACTIVE and lc["s5/garden#raw"].state is S.ACTIVE
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.permutations(STREAM), st.sampled_from([e.edge_id for e in STREAM]))
+def test_a_forget_converges_to_never_having_seen_the_fact(
+    order: list[EdgeEvent], forgotten: str
+) -> None:
+    reference, ref_vectors = service()
+    for e in STREAM:
+        if e.edge_id != forgotten:
+            reference.apply(e)
+    svc, vectors = service()
+    for e in order:
+        svc.apply(e)
+    svc.forget(ForgetCommand(command_id="c", user_id="u1", edge_id=forgotten,
+                             issued_at=datetime(2027, 1, 1, tzinfo=UTC)))  # fmt: skip
+    assert dumps_stable(export_user(vectors, "u1")) == dumps_stable(export_user(ref_vectors, "u1"))
