@@ -8,17 +8,15 @@ most similar to it. Witnesses, the guards, and order/forget independence.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schemas.categories import Category, LifecycleState
-from schemas.events import EdgeEvent, ForgetCommand
+from schemas.events import EdgeEvent
 from schemas.policy import load_policy
 from tests.unit.edge_helpers import axis, edge, near
-from workers.export import dumps_stable, export_user
+from tests.unit.lifecycle_properties import assert_delivery_order_free, assert_forget_converges
 from workers.lifecycle.retargeting import find_target, named_words
 from workers.lifecycle.service import LifecycleService
 from workers.stores.memory_slots import InMemorySlotIndex
@@ -123,14 +121,7 @@ STREAM = [
 def test_order_and_duplication_do_not_change_the_outcome(
     order: list[EdgeEvent], repeats: list[EdgeEvent]
 ) -> None:
-    reference, ref_vectors = service()
-    for e in sorted(STREAM, key=lambda x: (x.ingest_time, x.edge_id)):
-        reference.apply(e)
-    expected = dumps_stable(export_user(ref_vectors, "u1"))
-    svc, vectors = service()
-    for e in [*order, *repeats]:
-        svc.apply(e)
-    assert dumps_stable(export_user(vectors, "u1")) == expected
+    vectors = assert_delivery_order_free(service, STREAM, [*order, *repeats])
     lc = states(vectors)
     assert lc["s1/book#raw"] is S.RETRACTED and lc["s2/ex#0"] is S.RETRACTED
     assert lc["s1/chat#raw"] is S.ACTIVE and lc["s5/book2#raw"] is S.ACTIVE
@@ -141,13 +132,4 @@ def test_order_and_duplication_do_not_change_the_outcome(
 def test_a_forget_converges_to_never_having_seen_the_fact(
     order: list[EdgeEvent], forgotten: str
 ) -> None:
-    reference, ref_vectors = service()
-    for e in STREAM:
-        if e.edge_id != forgotten:
-            reference.apply(e)
-    svc, vectors = service()
-    for e in order:
-        svc.apply(e)
-    svc.forget(ForgetCommand(command_id="c", user_id="u1", edge_id=forgotten,
-                             issued_at=datetime(2027, 1, 1, tzinfo=UTC)))  # fmt: skip
-    assert dumps_stable(export_user(vectors, "u1")) == dumps_stable(export_user(ref_vectors, "u1"))
+    assert_forget_converges(service, STREAM, order, forgotten)
