@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import tempfile
 import time
@@ -36,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from bench import growth_data as data
+from bench.scratch import bench_root
 from bench.stats import pct
 from frecall.bootstrap import build
 from frecall.embedded.pipeline import EmbeddedPipeline
@@ -261,14 +261,8 @@ def _total_reasons(rows: list[dict[str, Any]]) -> dict[str, int]:
 def run(args: argparse.Namespace) -> int:
     if args.facts < 1 or args.days < 1 or args.checkpoints < 1 or args.queries < 1:
         raise ConfigError("bench growth: --facts, --days, --checkpoints, --queries must be ≥ 1")
-    owned = args.data_dir is None
-    root = Path(tempfile.mkdtemp(prefix="frecall-bench-growth-")) if owned else args.data_dir
-    root.mkdir(parents=True, exist_ok=True)
-    try:
+    with bench_root("growth", args.data_dir) as root:
         result = measure(args, root)
-    finally:
-        if owned:
-            shutil.rmtree(root, ignore_errors=True)
     if args.report is not None:
         from bench.growth_report import write_report
 

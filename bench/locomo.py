@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import tempfile
 import time
@@ -31,6 +30,7 @@ import numpy as np
 
 from bench.locomo_ablations import ABLATIONS
 from bench.locomo_data import CATEGORY_NAMES, Conversation, Question, load, write_turns
+from bench.scratch import bench_root
 from frecall.bootstrap import build
 from frecall.embedded.pipeline import EmbeddedPipeline
 from frecall.settings import Settings
@@ -269,17 +269,11 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ConfigError(f"bench locomo: cannot read {args.data}: {exc}") from exc
     ks = sorted({*BASE_KS, args.k})
-    owned = args.data_dir is None
-    root = Path(tempfile.mkdtemp(prefix="frecall-bench-locomo-")) if owned else args.data_dir
-    root.mkdir(parents=True, exist_ok=True)
-    try:
+    with bench_root("locomo", args.data_dir) as root:
         run_dir = Path(tempfile.mkdtemp(prefix="locomo-", dir=root))
         result = measure(
             conversations, run_dir, args.embedder, ks, bool(getattr(args, "ablations", False))
         )
-    finally:
-        if owned:
-            shutil.rmtree(root, ignore_errors=True)
     if args.json:
         print(json.dumps(result))
         return 0

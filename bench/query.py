@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import tempfile
 import time
@@ -32,6 +31,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 
 from bench.corpus import HEAVY_USER, generate_facts, generate_queries
+from bench.scratch import bench_root
 from bench.stats import pct
 from frecall.bootstrap import build
 from frecall.embedded.pipeline import EmbeddedPipeline
@@ -299,14 +299,8 @@ def measure(root: Path, sizes: Sequence[int], args: argparse.Namespace) -> dict[
 def run(args: argparse.Namespace, sizes: list[int]) -> int:
     if not sizes or min(sizes) < 1 or args.queries < 1:
         raise BenchError("query", "arguments", "sizes and --queries must be positive")
-    owned = args.data_dir is None
-    root = Path(tempfile.mkdtemp(prefix="frecall-bench-query-")) if owned else args.data_dir
-    root.mkdir(parents=True, exist_ok=True)
-    try:
+    with bench_root("query", args.data_dir) as root:
         result = measure(root, sizes, args)
-    finally:
-        if owned:
-            shutil.rmtree(root, ignore_errors=True)
     if args.json:
         print(json.dumps(result))
         return 0

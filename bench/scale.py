@@ -43,9 +43,7 @@ import argparse
 import json
 import os
 import random
-import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import UTC, datetime
@@ -58,6 +56,7 @@ from bench import scale_direct
 from bench.corpus import SPAN, generate_facts, generate_queries
 from bench.scale_input import Clock, carrying_vectors
 from bench.scale_input import step_facts as import_facts
+from bench.scratch import bench_root
 from bench.stats import pct
 from frecall.deployment import Deployment
 from frecall.embedded.deployment import EmbeddedDeployment
@@ -244,14 +243,8 @@ def run(args: argparse.Namespace, sizes: list[int]) -> int:
         raise BenchError("scale", "arguments", "sizes must be increasing and positive")
     if args.users < 1:
         raise BenchError("scale", "arguments", "--users must be positive")
-    owned = args.data_dir is None
-    root = Path(tempfile.mkdtemp(prefix="frecall-bench-scale-")) if owned else args.data_dir
-    root.mkdir(parents=True, exist_ok=True)
-    try:
+    with bench_root("scale", args.data_dir) as root:
         result = measure(args, sizes, root)
-    finally:
-        if owned:
-            shutil.rmtree(root, ignore_errors=True)
     if args.report is not None:
         from bench.scale_report import write_report
 
