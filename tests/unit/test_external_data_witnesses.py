@@ -4,6 +4,7 @@ tests, not taken from any benchmark."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -106,13 +107,17 @@ def test_an_anchored_raw_turn_keeps_its_facts_dynamics() -> None:
 TOLD_QUESTION = "What brings him together with people from everywhere?"
 
 
-class _Told(HashingEmbedder):
-    """The hashing embedder, with the question on axis 0 (turns carry their own vectors)."""
+class _OnAxis(HashingEmbedder):
+    """The hashing embedder, with one question on axis 0 (facts carry their own vectors)."""
 
-    def embed(self, texts: list[str]) -> np.ndarray:
+    def __init__(self, question: str) -> None:
+        super().__init__(dim=64)
+        self._question = question
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
         out = super().embed(texts)
         for i, text in enumerate(texts):
-            if text == TOLD_QUESTION:
+            if text == self._question:
                 out[i] = axis(0, out.shape[1])
         return out
 
@@ -135,7 +140,7 @@ def _told_served(turn: EdgeEvent, policy: Policy = POLICY) -> list[str]:
     """What a present-tense question 90 days later is served."""
     vectors = InMemoryVectorIndex()
     LifecycleService(InMemorySlotIndex(), vectors, policy).apply(turn)
-    service = QueryService(vectors, _Told(dim=64), policy, _Router(C.HOBBIES_RECREATION))
+    service = QueryService(vectors, _OnAxis(TOLD_QUESTION), policy, _Router(C.HOBBIES_RECREATION))
     request = QueryRequest(user_id="tim", query=TOLD_QUESTION, as_of=T0 + timedelta(days=90))
     return [r.edge_id for r in service.query(request).results]
 
@@ -323,19 +328,8 @@ ODA = [
 ]
 
 
-class _Fixed(HashingEmbedder):
-    """The hashing embedder, with the question on axis 0 (facts carry their own vectors)."""
-
-    def embed(self, texts: list[str]) -> np.ndarray:
-        out = super().embed(texts)
-        for i, text in enumerate(texts):
-            if text == ODA_QUESTION:
-                out[i] = axis(0, out.shape[1])
-        return out
-
-
 def _oda_order(order: str) -> list[str]:
-    embedder = _Fixed(dim=64)
+    embedder = _OnAxis(ODA_QUESTION)
     vectors = InMemoryVectorIndex()
     lifecycle = LifecycleService(InMemorySlotIndex(), vectors, POLICY)
     for n, (edge_id, cosine, days, text) in enumerate(ODA, start=1):
