@@ -126,6 +126,18 @@ def register(
     b.add_argument("--baseline", type=Path, help="another checkout (e.g. /work/main), same run")
     b.add_argument("--json", action="store_true")
     b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default="hashing")
+    b = bench.add_parser(
+        "turn-ingest",
+        parents=[common],
+        help="frecall ingest of turns, this tree vs --baseline's code, alternated rounds",
+    )
+    b.add_argument("--data", type=Path, required=True, help="a LoCoMo JSON file (read only)")
+    b.add_argument("--conversations", type=int, default=1, help="its first N conversations")
+    b.add_argument("--turns", type=int, default=100000, help="at most this many turns")
+    b.add_argument("--rounds", type=int, default=3, help="runs per tree (medians)")
+    b.add_argument("--baseline", type=Path, help="another checkout (e.g. /work/main), same run")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     b = bench.add_parser("inspector", parents=[common], help="the inspector's page of a big user")
     b.add_argument("--facts", type=int, default=10000, help="facts of the user")
     b.add_argument("--days", type=int, default=730, help="over this many days")
@@ -292,6 +304,10 @@ def run(args: argparse.Namespace) -> int:
         from bench import user_growth
 
         return user_growth.run(args)
+    if args.bench == "turn-ingest":
+        from bench import turn_ingest
+
+        return turn_ingest.run(args)
     if args.bench == "inspector":
         from bench import inspector
 

@@ -6,10 +6,10 @@ embedded deployment through `ingest_edges` (the bulk path), `--window` facts at 
 rate of each window is printed. Flat rates: per-fact cost independent of the user's size.
 
 `--baseline DIR`: the same run with the code of another checkout (e.g. `/work/main`), in the
-same invocation, one after the other: each run is a child process (`python this-file
---child …`) whose imports resolve to its tree (`PYTHONPATH`), so the two differ only in the
-product's code. The machine's load average is printed beside each run (rates on a shared
-machine are noisy: compare the shape of each column, and the ratio).
+same invocation, one after the other: each run is a child process over its tree's code
+(`bench/trees.py`), so the two differ only in the product's code. The machine's load average
+is printed beside each run (rates on a shared machine are noisy: compare the shape of each
+column, and the ratio).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -53,36 +52,30 @@ def windows(facts: int, window: int, days: int, seed: int, embedder: str) -> lis
 
 def _child(tree: Path, args: argparse.Namespace) -> dict[str, Any]:
     """One run in a child process over `tree`'s code."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    command = [sys.executable, str(HERE), "--child", "--facts", str(args.facts)]
-    command += ["--window", str(args.window), "--days", str(args.days), "--seed", str(args.seed)]
-    command += ["--embedder", args.embedder]
-    load_before = os.getloadavg()[0]
-    began = time.perf_counter()
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"user-growth run over {tree} failed:\n{done.stderr[-2000:]}")
-    rates = json.loads(done.stdout.strip().splitlines()[-1])
-    return {
-        "tree": str(tree),
-        "rates": rates,
-        "seconds": round(time.perf_counter() - began, 1),
-        "load": [round(load_before, 1), round(os.getloadavg()[0], 1)],
-    }
+    from bench import trees  # the parent's; the child imports the tree it measures
+
+    argv = ["--facts", str(args.facts), "--window", str(args.window), "--days", str(args.days)]
+    argv += ["--seed", str(args.seed), "--embedder", args.embedder]
+    done = trees.run_child(HERE, tree, argv)
+    return {"tree": done["tree"], "rates": done["result"], "seconds": done["seconds"],
+            "load": done["load"]}  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
     if args.facts < 1 or args.window < 1:
         print("bench user-growth: --facts and --window must be positive", file=sys.stderr)
         return 2
-    trees = [("this", HERE.parent.parent)]
+    from bench import trees
+
+    runs_over = [("this", trees.HERE)]
     if args.baseline is not None:
-        if not (args.baseline / "workers" / "lifecycle").is_dir():
+        baseline = trees.checkout(args.baseline)
+        if baseline is None:
             print(f"bench user-growth: {args.baseline} is not a checkout", file=sys.stderr)
             return 2
-        trees.append(("baseline", args.baseline.resolve()))
+        runs_over.append(("baseline", baseline))
     runs = {}
-    for name, tree in trees:
+    for name, tree in runs_over:
         say = f"bench user-growth: {args.facts} facts of one user, {name} ({tree})"
         print(say, file=sys.stderr)
         runs[name] = _child(tree, args)
@@ -128,5 +121,5 @@ def _main() -> None:  # the child: python user_growth.py --child …
 
 
 if __name__ == "__main__":
-    sys.path[0] = os.environ.get("PYTHONPATH", sys.path[0])  # not this file's directory
+    sys.path[0] = os.environ.get("PYTHONPATH", sys.path[0])  # the tree, not bench/
     _main()

@@ -172,6 +172,21 @@ def test_bench_user_growth_against_a_baseline_tree(
     assert main(["bench", "user-growth", "--baseline", str(tmp_path)]) == 2
 
 
+def test_bench_turn_ingest_against_a_baseline_tree(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    tree = Path(__file__).resolve().parents[2]  # this checkout, as its own baseline
+    got = run_json(capsys, "bench", "turn-ingest", "--data", str(FIXTURES / "locomo_tiny.json"),
+                   "--turns", "6", "--rounds", "2", "--embedder", "hashing",
+                   "--baseline", str(tree), "--json")  # fmt: skip
+    assert got["turns"] == 6 and set(got["runs"]) == {"this", "baseline"}
+    for run in got["runs"].values():
+        assert len(run["samples"]) == 2 and run["cpu_ms_per_turn"] > 0 and run["edges"] > 0
+        assert {s["code"] for s in run["samples"]} == {str(tree)}
+    assert set(got["ratio"]) == {"turns_per_s", "wall_ms_per_turn", "cpu_ms_per_turn"}
+    assert main(["bench", "turn-ingest", "--data", "x", "--baseline", str(tmp_path)]) == 2
+
+
 def test_bench_scale_refuses_decreasing_sizes(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "scale", "--sizes", "300,100"]) != 0
     assert "increasing" in capsys.readouterr().err

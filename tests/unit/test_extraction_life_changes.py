@@ -1,7 +1,8 @@
 """Table tests for the rule extractor's life-change families added for cross-session updates:
 who the user reports to, their title and workplace named in passing, their car, their city
-said in passing, their partner, plans named by a noun, and the retractions that withdraw
-them (paper Appendix F, AV4/AV6/AV7).
+said in passing, their partner, the topic of a plan named by a noun (paper Appendix F,
+AV4/AV6). That such a plan, withdrawn sessions later in other words, is masked (AV7) is
+asserted end to end in test_plan_withdrawal.py, whatever mechanism gets there.
 
 Each family has at least five phrasings, most of them outside any benchmark template, and a
 pair table: an earlier statement and a later update in different words must share one slot
@@ -171,7 +172,6 @@ UPDATES = (
     ("I'm dating Mika", "I'm with Farid now, things with Mika ended a while back"),
     ("My girlfriend is Kira", "Me and Kira split, and now there's Caleb"),
     ("Planning to get a cat from the rescue", "We're on the waiting list for a Maine Coon kitten"),
-    ("We're redoing the kitchen this spring", "Got quotes for a new kitchen"),
     ("I'm working on a book proposal about street food", "Still writing the book"),
 )
 
@@ -180,34 +180,6 @@ UPDATES = (
 def test_update_lands_in_the_same_slot(before: str, after: str) -> None:
     earlier, later = slots(before), slots(after)
     assert earlier and earlier & later, (before, earlier, after, later)
-
-
-#: (plan as first stated, retraction sessions later with no context): the retraction's
-#: guessed slot must be the plan's slot.
-RETRACTIONS = (
-    ("Drew up plans for a cabin at the coast", "The cabin plan is dead."),
-    ("My summer project: a cabin at my uncle's land", "We called off the cabin project."),
-    ("We're redoing the kitchen this spring", "Forget I mentioned the kitchen reno."),
-    ("The kitchen renovation starts soon", "I'm dropping the new kitchen, too expensive"),
-    ("Picked tiles for the new kitchen", "The new kitchen is off the table."),
-    ("Shortlisted three architecture master's programmes", "Scrap the master's."),
-    ("I want to go back to uni for a master's in data science", "No more master's plans"),
-    ("Sent off my application for the Seoul exchange", "The exchange is not happening"),
-    ("Working on the exchange application for Kyoto", "We called off the exchange"),
-    ("I'm working on a book proposal about street food", "Scrap the book."),
-    ("We want to do Iceland next summer", "Forget I mentioned Iceland."),
-    ("Saving up for a big Morocco trip", "The Morocco trip isn't happening."),
-    ("Started an itinerary for New Zealand", "The New Zealand trip is off"),
-    ("We really want a dog", "The dog thing is dead"),
-    ("We're on the waiting list for a Maine Coon kitten", "The cat thing is dead"),
-)
-
-
-@pytest.mark.parametrize(("plan", "retraction"), RETRACTIONS)
-def test_retraction_without_context_finds_the_plan(plan: str, retraction: str) -> None:
-    planned = slots(plan)
-    withdrawn = {s for f in extract(retraction, session="s2") for s in f.retracts}
-    assert planned and planned & withdrawn, (plan, planned, retraction, withdrawn)
 
 
 @pytest.mark.parametrize(

@@ -2,9 +2,11 @@
 plans withdrawn as a topic question ("The exchange? not happening anymore") — AV7.
 
 A side venture is one plan whatever it is called later ("my side hustle: a food truck" …
-"the food truck is dead" … "the side hustle? not happening"), so every phrasing must land in
-the same slot, within a session and across sessions (no context). Rows that must yield nothing
-guard against over-matching (a truck one buys, a gig one attends, a question one asks back).
+"the food truck is dead" … "the side hustle? not happening"), so every withdrawal must guess
+the same slot, within a session and across sessions (no context). That the plan itself ends
+up masked, whichever mechanism joins the two, is asserted end to end in
+test_plan_withdrawal.py. Rows that must yield nothing guard against over-matching (a truck
+one buys, a gig one attends, a question one asks back).
 """
 
 from __future__ import annotations
@@ -64,11 +66,6 @@ VENTURE_ENDS = (
 )
 
 
-@pytest.mark.parametrize("text", VENTURES)
-def test_side_ventures_share_one_slot(text: str) -> None:
-    assert "project.business" in slots(text)
-
-
 @pytest.mark.parametrize("end", VENTURE_ENDS)
 @pytest.mark.parametrize("start", VENTURES[:5])
 def test_a_venture_is_retracted_by_any_of_its_names(start: str, end: str) -> None:
@@ -90,11 +87,6 @@ EXCHANGE_ENDS = (
     "No more the exchange",
     "the exchange is off",
 )
-
-
-@pytest.mark.parametrize("text", EXCHANGES)
-def test_a_semester_abroad_is_the_exchange(text: str) -> None:
-    assert "project.exchange" in slots(text)
 
 
 @pytest.mark.parametrize("end", EXCHANGE_ENDS)

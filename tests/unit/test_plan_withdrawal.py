@@ -1,0 +1,113 @@
+"""A plan named by a noun and withdrawn sessions later, in other words, is masked (paper AV7).
+
+Through the product's offline path — the rule extractor, MiniLM, the lifecycle — a plan is
+stated ("Drew up plans for a cabin at the coast"), the user chats, and weeks later, in
+another session with no context, withdraws it under another name ("The cabin plan is
+dead."). Whatever the plan became (a keyed fact, or only its raw turn), everything kept of
+its turn must be retracted (so the scorer masks it), and nothing else. No assertion names a
+pattern module or a slot key: which mechanism gets there — the extractor keying both under
+one slot, or retraction retargeting (workers/lifecycle/retargeting.py) joining the
+retraction to the plan it names — is not the behaviour.
+
+`WITHDRAWN` holds without any noun-plan pattern: retargeting finds the plan's raw turn by a
+word the withdrawal shares with it. `KEYED_HERE` shares no such word with the plan, or is not
+similar enough for retargeting (cosine under `association.retraction_cosine`): only the
+extractor keying the plan under the slot its withdrawal guesses gets there
+(workers/extraction/patterns_ventures.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from frecall.bootstrap import build
+from frecall.embedded.pipeline import EmbeddedPipeline
+from frecall.settings import Settings
+from schemas.categories import LifecycleState
+from schemas.events import TurnEvent
+from workers.app import App
+from workers.extraction.rules import RuleExtractor
+
+T0 = datetime(2026, 1, 5, 10, tzinfo=UTC)
+EXTRACTOR = RuleExtractor()
+
+#: (the plan as first stated, its withdrawal sessions later in other words)
+WITHDRAWN = (
+    ("Drew up plans for a cabin at the coast", "The cabin plan is dead."),
+    ("My summer project: a cabin at my uncle's land", "We called off the cabin project."),
+    ("We're redoing the kitchen this spring", "Forget I mentioned the kitchen reno."),
+    ("The kitchen renovation starts soon", "I'm dropping the new kitchen, too expensive"),
+    ("Picked tiles for the new kitchen", "The new kitchen is off the table."),
+    ("Got quotes for a new kitchen", "We called off the kitchen, the quote was double"),
+    ("Shortlisted three architecture master's programmes", "Scrap the master's."),
+    ("Sent off my application for the Seoul exchange", "The exchange is not happening"),
+    ("Working on the exchange application for Kyoto", "We called off the exchange"),
+    ("I'm working on a book proposal about street food", "Scrap the book."),
+    ("We want to do Iceland next summer", "Forget I mentioned Iceland."),
+    ("Saving up for a big Morocco trip", "The Morocco trip isn't happening."),
+    ("Started an itinerary for New Zealand", "The New Zealand trip is off"),
+    ("We really want a dog", "The dog thing is dead"),
+    ("We're on the waiting list for a Maine Coon kitten", "The cat thing is dead"),
+    ("My side hustle plan: a food truck", "The side hustle? not happening anymore."),
+    ("My side hustle plan: a bike repair shop", "Scrap the bike repair shop"),
+    ("my side business is a little bakery", "forget about the bakery"),
+    ("I'm going to open a coffee cart at weekends", "We called off the coffee cart"),
+    ("Working on a business plan for a bike repair shop", "the business idea is off the table"),
+    ("I'm starting a pottery shop on the side", "Change of plans: the side hustle isn't happening"),
+    ("My plan is a semester abroad in Copenhagen", "my semester abroad? dead, the visa never came"),
+)  # fmt: skip
+KEYED_HERE = (
+    ("My side hustle plan: a food truck", "the business idea is off the table"),
+    ("our side gig idea: a market stall selling plants", "The business is dead"),
+    ("My plan is a semester abroad in Copenhagen", "the exchange is off"),
+    ("my big plan is a year abroad in Seoul", "The exchange? not happening anymore."),
+    ("our plan is to do a semester abroad in Lisbon", "No more the exchange"),
+    ("I want to go back to uni for a master's in data science", "No more master's plans"),
+)  # fmt: skip
+CHAT = "What should I cook tonight?"
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
+    opened = build(Settings(data_dir=tmp_path_factory.mktemp("withdrawn") / "data"), fsync=False)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def states_after(app: App, user: str, plan: str, withdrawal: str) -> dict[str, set[LifecycleState]]:
+    """The lifecycle states of what was kept of each turn, by turn id."""
+    said = [("s1", "plan", plan, 0), ("s1", "chat", CHAT, 0.01), ("s2", "off", withdrawal, 20)]
+    turns = [
+        TurnEvent(
+            user_id=user,
+            session_id=s,
+            turn_id=t,
+            role="user",
+            text=text,
+            timestamp=T0 + timedelta(days=day),
+        )
+        for s, t, text, day in said
+    ]
+    report = EmbeddedPipeline(app, quiet=True).ingest_turn_items(
+        [(i, "", t) for i, t in enumerate(turns)], EXTRACTOR, "test"
+    )
+    assert report.ok, report
+    out: dict[str, set[LifecycleState]] = {}
+    for record in app.vectors.scroll(user):
+        for turn in record.edge.source_turns:
+            out.setdefault(turn, set()).add(record.lifecycle.state)
+    return out
+
+
+@pytest.mark.parametrize(("plan", "withdrawal"), WITHDRAWN + KEYED_HERE)
+def test_a_plan_withdrawn_in_other_words_is_masked(app: App, plan: str, withdrawal: str) -> None:
+    user = f"u{(WITHDRAWN + KEYED_HERE).index((plan, withdrawal))}"
+    states = states_after(app, user, plan, withdrawal)
+    assert states["plan"] == {LifecycleState.RETRACTED}, (plan, withdrawal, states)
+    assert states["chat"] == {LifecycleState.ACTIVE}
+    assert LifecycleState.RETRACTED not in states["off"]
