@@ -24,6 +24,7 @@ from workers.embedding.attach import with_embeddings
 from workers.extraction import draft as d
 from workers.extraction.model import ExtractedFact
 from workers.extraction.prototypes import PrototypeClassifier, Verdict, is_semantic
+from workers.extraction.raw_turns import with_raw_meaning
 from workers.ports import Embedder
 
 #: A slot a value family named from the clause's own noun ("my phone plan is …") gives way to
@@ -38,11 +39,7 @@ def embedded_edges(
     in one call and classified."""
     flat = with_embeddings(embedder, [e for edges, _ in turns for e in edges])
     semantic = is_semantic(embedder)
-    classifier = (
-        PrototypeClassifier(embedder)
-        if semantic and any(f.prototype for _, facts in turns for f in facts)
-        else None
-    )
+    classifier = PrototypeClassifier(embedder) if semantic else None
     out: list[list[EdgeEvent]] = []
     start = 0
     for edges, facts in turns:
@@ -50,6 +47,8 @@ def embedded_edges(
         start += len(edges)
         if classifier is not None:
             mine = _classified(mine, facts, classifier)
+            if mine and all(e.episodic for e in mine):  # a turn without facts
+                mine = _raw_classified(mine, classifier)
         elif not semantic and any(f.prototype in _VALUE_FAMILY for f in facts):
             mine = _without(mine, facts, [f.prototype in _VALUE_FAMILY for f in facts])
         out.append(mine)
@@ -85,6 +84,13 @@ def _classified(
             out[i] = _decided(edge, facts[i], verdict)
     kept = [e if e is not None else edges[i] for i, e in enumerate(out)]
     return _without(kept, facts, [out[i] is None for i in range(len(facts))])
+
+
+def _raw_classified(raw: list[EdgeEvent], classifier: PrototypeClassifier) -> list[EdgeEvent]:
+    """A turn without facts: what its raw turn's vector and dates say (`raw_turns`)."""
+    if len(raw) != 1 or raw[0].embedding is None:
+        return raw
+    return with_raw_meaning(raw, classifier.classify(raw[0].embedding.to_array()[None, :]))
 
 
 def _without(

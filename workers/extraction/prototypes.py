@@ -18,7 +18,7 @@ import re
 import threading
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
@@ -55,6 +55,9 @@ class Verdict:
     #: The best similarity to each category's and each attribute's prototypes.
     category_scores: Mapping[Category, float]
     attribute_scores: Mapping[str, float]
+    #: The best similarity to each category's own examples (attribute examples left out):
+    #: what kind of statement this is, apart from which attribute's words it shares.
+    kind_scores: Mapping[Category, float] = field(default_factory=dict)
 
     def slot_for(self, value: str | None) -> str | None:
         """The attribute's slot key; per-item attributes take the value's head noun."""
@@ -139,9 +142,12 @@ class PrototypeClassifier:
         t = self._table
         best_cat: dict[Category, float] = {}
         best_attr: dict[str, tuple[float, Attribute]] = {}
+        kind: dict[Category, float] = {}
         for score, cat, attr in zip(row.tolist(), t.categories, t.attributes, strict=True):
             if score > best_cat.get(cat, -2.0):
                 best_cat[cat] = score
+            if attr is None and score > kind.get(cat, -2.0):
+                kind[cat] = score
             if attr is not None and score > best_attr.get(attr.name, (-2.0, attr))[0]:
                 best_attr[attr.name] = (score, attr)
         ranked = sorted(best_attr.values(), key=lambda x: (-x[0], x[1].name))
@@ -154,8 +160,8 @@ class PrototypeClassifier:
                 attribute = ranked[0][1]
         scores = {name: score for name, (score, _) in best_attr.items()}
         if attribute is not None:
-            return Verdict({attribute.category: 1.0}, attribute, similarity, best_cat, scores)
-        return Verdict(mix(best_cat), None, similarity, best_cat, scores)
+            return Verdict({attribute.category: 1.0}, attribute, similarity, best_cat, scores, kind)
+        return Verdict(mix(best_cat), None, similarity, best_cat, scores, kind)
 
     def attribute_of_slot(self, slot: str) -> Attribute | None:
         """The attribute whose (non-template) slot key is `slot`."""
