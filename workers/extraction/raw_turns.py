@@ -56,13 +56,13 @@ LATENT_MIN = 0.58
 LATENT_MARGIN = max(ATTRIBUTE_MARGIN, 0.1)
 #: The replacement family: the turn says its value took the place of another.
 _REPLACEMENT = re.compile(
-    r"\b(?:instead|switched (?:over )?to|changed (?:over )?to|replaced|moved (?:over )?to"
+    r"\b(?:instead|switch(?:ed|ing)? (?:over )?to|changed (?:over )?to|replaced|moved (?:over )?to"
     r"|joined|converted to|no longer|not any ?more|anymore)\b"
 )
 #: A replacement said not to happen ("I'd never switch to …", "I won't use anything instead").
 _NEGATED = re.compile(
     r"\b(?:not|never|no|dont|doesnt|didnt|cant|cannot|couldnt|wont|wouldnt|shouldnt)"
-    r"\W+(?:\w+\W+){0,2}$"
+    r"\W+(?:\w+\W+){0,4}$"
 )
 _APOSTROPHES = re.compile(r"['’‘`]")
 #: The user speaking of themself.
@@ -76,7 +76,7 @@ def is_replacement(text: str) -> bool:
         word = found.group(0)
         if word.startswith(("no longer", "not any")) or word == "anymore":
             return True  # itself a negation: what it denies is the old value
-        if not _NEGATED.search(lowered[max(0, found.start() - 30) : found.start()]):
+        if not _NEGATED.search(lowered[max(0, found.start() - 40) : found.start()]):
             return True
     return False
 
@@ -109,8 +109,10 @@ def latent_slot(text: str, verdict: Verdict) -> str | None:
 
 
 def upcoming_category(edge: EdgeEvent, verdict: Verdict) -> Category | None:
-    """The event-time category of a raw turn about an upcoming dated event, if it is one."""
-    scores = verdict.category_scores
+    """The event-time category of a raw turn about an upcoming dated event, if it is one: the
+    category of its nearest category example (attribute examples left out: a christening
+    shares the words of a religion, it is still an appointment)."""
+    scores = verdict.kind_scores or verdict.category_scores
     best = max(scores, key=lambda c: (scores[c], c.value))
     return best if best in EVENT_CATEGORIES else None
 
