@@ -47,11 +47,11 @@ def embedded_edges(
         start += len(edges)
         if classifier is not None:
             mine = _classified(mine, facts, classifier)
-            if mine and all(e.episodic for e in mine):  # a turn without facts
-                mine = _raw_classified(mine, classifier)
         elif not semantic and any(f.prototype in _VALUE_FAMILY for f in facts):
             mine = _without(mine, facts, [f.prototype in _VALUE_FAMILY for f in facts])
         out.append(mine)
+    if classifier is not None:
+        _raw_classified(out, classifier)
     return out
 
 
@@ -86,11 +86,19 @@ def _classified(
     return _without(kept, facts, [out[i] is None for i in range(len(facts))])
 
 
-def _raw_classified(raw: list[EdgeEvent], classifier: PrototypeClassifier) -> list[EdgeEvent]:
-    """A turn without facts: what its raw turn's vector and dates say (`raw_turns`)."""
-    if len(raw) != 1 or raw[0].embedding is None:
-        return raw
-    return with_raw_meaning(raw, classifier.classify(raw[0].embedding.to_array()[None, :]))
+def _raw_classified(turns: list[list[EdgeEvent]], classifier: PrototypeClassifier) -> None:
+    """Turns without facts, in place: what their raw turn's vector and dates say
+    (`raw_turns`), classified in one call for the batch."""
+    todo = [
+        i
+        for i, edges in enumerate(turns)
+        if len(edges) == 1 and edges[0].episodic and edges[0].embedding is not None
+    ]
+    if not todo:
+        return
+    vectors = np.stack([e.to_array() for i in todo if (e := turns[i][0].embedding) is not None])
+    for i, verdict in zip(todo, classifier.classify(vectors), strict=True):
+        turns[i] = with_raw_meaning(turns[i], [verdict])
 
 
 def _without(
