@@ -84,6 +84,11 @@ def test_an_upcoming_dated_turn_of_an_event_category_expires() -> None:
         [verdict(best=Category.IDENTITY_SELF_CONCEPT, kind=Category.LOGISTICAL_CONTEXT)],
     )
     assert shared.event_time == edge_.event_time
+    # A turn split between an event category and another is not classified as an event.
+    split = verdict(kind=Category.LOGISTICAL_CONTEXT)
+    split.kind_scores[Category.RELATIONAL_BONDS] = 0.49  # type: ignore[index]
+    (chat,) = with_raw_meaning(raw_turn("see you next Saturday!"), [split])
+    assert chat.event_time is None
     # A date before the turn is history; a non-event kind of statement, or a pasted
     # document: no event. The kind decides, not the attribute whose words it shares.
     for text, best, chunks in (
