@@ -169,3 +169,12 @@ def test_without_a_replacement_cue_nothing_supersedes_the_value() -> None:
         svc.apply(e)
     assert states(vectors)["s3/soy#0"] is S.ACTIVE
     assert states(vectors)["s4/aside#raw"] is S.ACTIVE
+
+
+def test_only_the_user_replaces_their_own_value() -> None:
+    for text, update in (
+        ("I'm on soy milk instead now", UpdateSemantics.REPLACE),
+        ("my sister switched to soy milk, she loves it", UpdateSemantics.ACCUMULATE),
+    ):
+        (out,) = with_raw_meaning(raw_turn(text), [verdict(MILK)])
+        assert (out.slot_key, out.update) == ("user.milk", update)

@@ -65,6 +65,8 @@ _NEGATED = re.compile(
     r"\W+(?:\w+\W+){0,4}$"
 )
 _APOSTROPHES = re.compile(r"['’‘`]")
+#: The user as the subject of a clause.
+_SUBJECT = re.compile(r"\b(?:i|im|ive|ill|id)\b")
 #: The user speaking of themself.
 _FIRST_PERSON = re.compile(r"\b(?:i|im|ive|ill|id|my|me|mine|myself)\b")
 
@@ -145,10 +147,13 @@ def with_raw_meaning(raw: Sequence[EdgeEvent], verdicts: Sequence[Verdict]) -> l
                     }
                 )
             ]
-    slot = latent_slot(_APOSTROPHES.sub("", edge.text.lower()), verdict)
+    lowered = _APOSTROPHES.sub("", edge.text.lower())
+    slot = latent_slot(lowered, verdict)
     if slot is None:
         return [edge]
-    replacing = is_replacement(edge.text)
+    # Only the user replaces their own value: "I'm on soy milk instead", not "my sister moved
+    # to Denver" (a possessive speaks of the user's people, not of the user's state).
+    replacing = is_replacement(edge.text) and _SUBJECT.search(lowered) is not None
     return [
         edge.model_copy(
             update={
