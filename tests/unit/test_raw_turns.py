@@ -89,10 +89,12 @@ def test_an_upcoming_dated_turn_of_an_event_category_expires() -> None:
     split.kind_scores[Category.RELATIONAL_BONDS] = 0.49  # type: ignore[index]
     (chat,) = with_raw_meaning(raw_turn("see you next Saturday!"), [split])
     assert chat.event_time is None
-    # A date before the turn is history; a non-event kind of statement, or a pasted
+    # A date before the turn is history; a standing date; a non-event kind of statement, or a pasted
     # document: no event. The kind decides, not the attribute whose words it shares.
     for text, best, chunks in (
         ("cousin's wedding was last Saturday", Category.LOGISTICAL_CONTEXT, 1),
+        # a bare month and day is how standing dates are told too: "my birthday is March 16"
+        ("my birthday is March 16", Category.LOGISTICAL_CONTEXT, 1),
         ("the book club reads Dune next Saturday", Category.INTELLECTUAL_INTERESTS, 1),
         ("cousin's wedding is next Saturday", Category.LOGISTICAL_CONTEXT, 2),
     ):
