@@ -108,6 +108,11 @@ def register(
         action="store_true",
         help="also run the product with each policy choice undone",
     )
+    b.add_argument(
+        "--failures",
+        action="store_true",
+        help="list the questions the product gains and loses against the flat ranking",
+    )
     b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     b = bench.add_parser("paper-cases", parents=[common], help="the paper's worked examples")
     b.add_argument("--cases", type=Path, help="case directory (default tests/paper_cases/data)")

@@ -210,6 +210,31 @@ def _summarize(
     return out
 
 
+def _changed(
+    questions: Sequence[Question], ranks: Mapping[str, Sequence[int | None]], k: int
+) -> list[dict[str, Any]]:
+    """Every question the product answers at k and the flat ranking does not, or the other
+    way round, with both ranks (`--failures`): what a ranking change gained and lost."""
+    out = []
+    for i, q in enumerate(questions):
+        product, flat = ranks["hybrid"][i], ranks["hybrid_flat"][i]
+        hit_p, hit_f = product is not None and product <= k, flat is not None and flat <= k
+        if hit_p != hit_f:
+            out.append(
+                {
+                    "change": "gained" if hit_p else "lost",
+                    "user": q.user_id,
+                    "question": q.text,
+                    "category": q.category_name,
+                    "intent": detect_intent(q.text).value,
+                    "product_rank": product,
+                    "flat_rank": flat,
+                    "evidence": sorted(q.evidence),
+                }
+            )
+    return out
+
+
 def _gained_lost(a: Sequence[bool], b: Sequence[bool]) -> dict[str, int]:
     """Questions `a` hits and `b` misses (gained), and the other way round (lost)."""
     pairs = list(zip(a, b, strict=True))
@@ -225,8 +250,9 @@ def measure(
     embedder: str,
     ks: Sequence[int],
     ablations: bool = False,
+    failures: bool = False,
 ) -> dict[str, Any]:
-    """The `--json` document."""
+    """The `--json` document (with `failures`: the questions gained and lost vs flat)."""
     questions = [q for conv in conversations for q in conv.questions]
     if not questions:
         raise ConfigError("bench locomo: no question with usable evidence in the data")
@@ -244,6 +270,8 @@ def measure(
     finally:
         app.close()
     out = _summarize(questions, ranks, latency, ks)
+    if failures:
+        out[f"changed_vs_flat@{max(ks)}"] = _changed(questions, ranks, max(ks))
     out["oracle"] = oracle
     out["ingest"] = ingest
     out["counts"] = {
@@ -272,7 +300,12 @@ def run(args: argparse.Namespace) -> int:
     with bench_root("locomo", args.data_dir) as root:
         run_dir = Path(tempfile.mkdtemp(prefix="locomo-", dir=root))
         result = measure(
-            conversations, run_dir, args.embedder, ks, bool(getattr(args, "ablations", False))
+            conversations,
+            run_dir,
+            args.embedder,
+            ks,
+            bool(getattr(args, "ablations", False)),
+            bool(getattr(args, "failures", False)),
         )
     if args.json:
         print(json.dumps(result))
@@ -311,6 +344,12 @@ def _print_report(result: Mapping[str, Any], ks: Sequence[int]) -> None:
     vs = result.get(f"lifecycle_vs_flat@{ks[-1]}")
     if vs:
         print(f"product vs flat ranking @{ks[-1]}: {vs['gained']} gained, {vs['lost']} lost")
+    for q in result.get(f"changed_vs_flat@{ks[-1]}", []):
+        ranks = f"product {q['product_rank'] or '-'} / flat {q['flat_rank'] or '-'}"
+        print(
+            f"  {q['change']:<7}{q['category']:<12}{q['intent']:<11}{ranks:<24}"
+            f"{q['user']}: {q['question']}"
+        )
     for name, what in result.get("ablations", {}).items():
         row = " ".join(f"@{k} {_cell(result[f'recall@{k}'][name]).strip()}" for k in ks)
         gl = result[f"vs_flat@{ks[-1]}"][name]

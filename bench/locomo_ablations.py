@@ -29,6 +29,14 @@ def _other(alpha: float, floor: float) -> Callable[[Policy], dict[str, Any]]:
     return change
 
 
+def _no_told_after_history(policy: Policy) -> dict[str, Any]:
+    cats = {
+        c: p.model_copy(update={"told_after_is_history": False})
+        for c, p in policy.categories.items()
+    }
+    return {"categories": cats}
+
+
 def _without_superseded_for_the_past(policy: Policy) -> dict[str, Any]:
     past = {s: w for s, w in policy.masks[Intent.PAST].items() if s != LifecycleState.SUPERSEDED}
     return {"masks": {**policy.masks, Intent.PAST: past}, "raw_turn_masks": {}}
@@ -72,6 +80,11 @@ ABLATIONS: Mapping[str, Ablation] = {
     "raw_turns_own_dynamics": (
         "raw turns without a plan scored with their facts' categories (previous default)",
         _fixed(raw_turn_dynamics="facts"),
+        ScoringOptions(),
+    ),
+    "told_after_expires": (
+        "raw turns told after their event expire with it (told_after_is_history off)",
+        _no_told_after_history,
         ScoringOptions(),
     ),
     "no_abstract_routed_tier": (

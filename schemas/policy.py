@@ -31,6 +31,11 @@ class CategoryPolicy(BaseModel):
         default=False,
         description="event-time validity kernel and date-aware expiry apply (§3.3, App. K)",
     )
+    told_after_is_history: bool = Field(
+        default=False,
+        description="an anchor already past when the fact was stated is a record of what "
+        "happened, not a pending event: no validity kernel, no expiry (plans, not onsets)",
+    )
     anticipation_per_hour: float = Field(default=0.0, ge=0, description="ν_c of A.13")
     post_event_per_hour: float = Field(default=0.0, ge=0, description="μ_c of A.13, μ ≫ ν")
     note: str = ""

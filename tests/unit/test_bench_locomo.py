@@ -136,3 +136,24 @@ def test_bench_locomo_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert result["oracle"]["any_edge"] == 1.0
     assert result["ingest"]["turns"] == 10
     assert set(result["latency_ms"]["p50"]) == set(CONFIGS)
+
+
+def test_failures_list_what_the_product_gains_and_loses_against_flat() -> None:
+    """`--failures`: a question answered by one ranking within k and not by the other."""
+    from bench.locomo import _changed
+    from bench.locomo_data import Question
+
+    at = datetime(2023, 7, 1, tzinfo=UTC)
+    questions = [
+        Question("u", f"When did Bruno play {n}?", 2, frozenset({f"D{n}:1"}), at) for n in range(4)
+    ]
+    ranks: dict[str, list[int | None]] = {"hybrid": [1, None, 12, 3], "hybrid_flat": [1, 4, 2, 11]}
+    changed = _changed(questions, ranks, 10)
+    assert [(c["change"], c["product_rank"], c["flat_rank"]) for c in changed] == [
+        ("lost", None, 4),
+        ("lost", 12, 2),
+        ("gained", 3, 11),
+    ]
+    assert changed[0]["category"] == "temporal"
+    assert changed[0]["intent"] == "past"
+    assert changed[0]["evidence"] == ["D1:1"]

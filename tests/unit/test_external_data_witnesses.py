@@ -4,6 +4,7 @@ tests, not taken from any benchmark."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -16,6 +17,7 @@ from schemas.query import QueryRequest
 from schemas.records import FactRecord, Lifecycle
 from tests.unit.edge_helpers import axis, edge, near
 from workers.embedding.hashing import HashingEmbedder
+from workers.lifecycle.compaction import archivable_from
 from workers.lifecycle.rules import resolve_slot
 from workers.lifecycle.service import LifecycleService
 from workers.query.candidates import to_candidate
@@ -98,6 +100,85 @@ def test_an_anchored_raw_turn_keeps_its_facts_dynamics() -> None:
     )
     cand = to_candidate(anchored, 0.8, POLICY)
     assert cand.weights[CATEGORY_ORDER.index(C.LOGISTICAL_CONTEXT)] == 1.0
+
+
+# --- A raw turn that tells of a past event is a record, not a plan that expires -----------
+
+TOLD_QUESTION = "What brings him together with people from everywhere?"
+
+
+class _OnAxis(HashingEmbedder):
+    """The hashing embedder, with one question on axis 0 (facts carry their own vectors)."""
+
+    def __init__(self, question: str) -> None:
+        super().__init__(dim=64)
+        self._question = question
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = super().embed(texts)
+        for i, text in enumerate(texts):
+            if text == self._question:
+                out[i] = axis(0, out.shape[1])
+        return out
+
+
+def _told_turn(category: Category, event_day: float) -> EdgeEvent:
+    """A raw turn said on day 0 whose extracted fact was anchored at `event_day`."""
+    return edge(
+        "turn#raw",
+        day=0,
+        event_day=event_day,
+        slot=None,
+        category=category,
+        user="tim",
+        text="Went to a fantasy-book convention abroad and met readers from all over.",
+        vector=near(axis(0, 64), 0.8, 1),
+    ).model_copy(update={"episodic": True})
+
+
+def _told_served(turn: EdgeEvent, policy: Policy = POLICY) -> list[str]:
+    """What a present-tense question 90 days later is served."""
+    vectors = InMemoryVectorIndex()
+    LifecycleService(InMemorySlotIndex(), vectors, policy).apply(turn)
+    service = QueryService(vectors, _OnAxis(TOLD_QUESTION), policy, _Router(C.HOBBIES_RECREATION))
+    request = QueryRequest(user_id="tim", query=TOLD_QUESTION, as_of=T0 + timedelta(days=90))
+    return [r.edge_id for r in service.query(request).results]
+
+
+def test_a_raw_turn_told_after_its_event_does_not_expire() -> None:
+    """`told_after_is_history` (Obligations, Logistics): "last week I went to a convention"
+    was never pending; months later the turn is still what happened (LoCoMo dev: four
+    questions whose evidence such a turn is). Without the flag it expires and is masked."""
+    went = _told_turn(C.OBLIGATIONS, event_day=-7)
+    assert _told_served(went) == ["turn#raw"]
+    cats = {
+        c: p.model_copy(update={"told_after_is_history": False})
+        for c, p in POLICY.categories.items()
+    }
+    assert _told_served(went, POLICY.model_copy(update={"categories": cats})) == []
+
+
+def test_a_raw_turn_announcing_a_plan_still_expires() -> None:
+    """A plan ("going to a convention next week") is pending when said: it expires after
+    its event and the buffer (§3.3, App. K), and so does the turn that announced it."""
+    assert _told_served(_told_turn(C.OBLIGATIONS, event_day=7)) == []
+    # Said the same day (a date-only "today" resolves to midnight): still a plan.
+    assert _told_served(_told_turn(C.LOGISTICAL_CONTEXT, event_day=-0.5)) == []
+
+
+def test_an_onset_told_after_it_began_still_expires() -> None:
+    """Health's anchors are onsets ("down with the flu since yesterday"): an acute condition
+    expires after its buffer however it was told (Table 1: "Flu resolves")."""
+    assert _told_served(_told_turn(C.HEALTH_WELLBEING, event_day=-1)) == []
+
+
+def test_compaction_keeps_a_raw_turn_told_after_its_event() -> None:
+    """Compaction agrees with the ranking: the turn that told of a past event is not archived
+    as expired; the one that announced a plan is, after its retention."""
+    went = FactRecord(edge=_told_turn(C.OBLIGATIONS, event_day=-7), lifecycle=Lifecycle())
+    plan = FactRecord(edge=_told_turn(C.OBLIGATIONS, event_day=7), lifecycle=Lifecycle())
+    assert archivable_from(went, POLICY) is None
+    assert archivable_from(plan, POLICY) is not None
 
 
 # --- Abstract questions: the routed category is the evidence --------------------------------
@@ -247,19 +328,8 @@ ODA = [
 ]
 
 
-class _Fixed(HashingEmbedder):
-    """The hashing embedder, with the question on axis 0 (facts carry their own vectors)."""
-
-    def embed(self, texts: list[str]) -> np.ndarray:
-        out = super().embed(texts)
-        for i, text in enumerate(texts):
-            if text == ODA_QUESTION:
-                out[i] = axis(0, out.shape[1])
-        return out
-
-
 def _oda_order(order: str) -> list[str]:
-    embedder = _Fixed(dim=64)
+    embedder = _OnAxis(ODA_QUESTION)
     vectors = InMemoryVectorIndex()
     lifecycle = LifecycleService(InMemorySlotIndex(), vectors, POLICY)
     for n, (edge_id, cosine, days, text) in enumerate(ODA, start=1):

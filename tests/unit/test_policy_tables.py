@@ -170,9 +170,17 @@ def test_intent_masks_a1() -> None:
         "raw_turn_masks",
         "below_tier_order",
         "relevance_ratio",
+        "told_after_is_history",
     ],
 )
 def test_settings_beyond_the_paper_cite_a_measurement(setting: str) -> None:
     note = POLICY.notes.get(setting, "")
     assert note, f"policy note for {setting} is missing"
     assert any(word in note for word in ("LoCoMo", "paper cases", "gold track")), note
+
+
+def test_only_plan_categories_treat_a_told_after_anchor_as_history() -> None:
+    """Obligations and Logistics anchor plans; Health anchors onsets, which expire however
+    they were told (Table 1: acute conditions expire)."""
+    history = {c for c, p in POLICY.categories.items() if p.told_after_is_history}
+    assert history == {Category.OBLIGATIONS, Category.LOGISTICAL_CONTEXT}

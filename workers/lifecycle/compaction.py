@@ -38,6 +38,7 @@ from schemas.categories import LifecycleState
 from schemas.policy import Policy
 from schemas.records import FactRecord
 from workers.lifecycle.facts import DirectFacts
+from workers.lifecycle.raw_turns import scored_as_other
 from workers.lifecycle.rules import edge_expires_at, group_key
 from workers.ports import VectorIndex
 
@@ -56,7 +57,10 @@ class Archival:
 
 
 def expires_at(record: FactRecord, policy: Policy) -> datetime | None:
-    """When an anchored fact of an event-time category expires (Appendix K), else None."""
+    """When an anchored fact of an event-time category expires (Appendix K), else None.
+    A raw turn scored as unclassified text has no event that expires (`raw_turns`)."""
+    if scored_as_other(record.edge, policy):
+        return None
     return edge_expires_at(record.edge, policy)
 
 

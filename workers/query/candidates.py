@@ -14,6 +14,7 @@ from schemas.policy import Policy
 from schemas.records import FactRecord
 from scorer.pool import Candidate
 from scorer.tables import STATE_CODES
+from workers.lifecycle.raw_turns import scored_as_other, told_after
 from workers.ports import Hit
 from workers.query.similarity import MIN_SPREAD, Scale, SigmaMode, cosines, fuse
 
@@ -26,6 +27,7 @@ __all__ = [
     "relevance_tier",
     "scored_as_other",
     "to_candidate",
+    "told_after",
 ]
 
 #: Sources whose hit score is a BM25 score (the masked-state search has a lexical half too).
@@ -89,20 +91,6 @@ _OTHER_ONLY = tuple(1.0 if c is Category.OTHER else 0.0 for c in CATEGORY_ORDER)
 
 def _weights(categories: Mapping[Category, float]) -> tuple[float, ...]:
     return tuple(categories.get(c, 0.0) for c in CATEGORY_ORDER)
-
-
-def scored_as_other(edge: EdgeEvent, policy: Policy) -> bool:
-    """Whether a fact is scored with OTHER's dynamics (decay, α, floor, routing) rather
-    than its own categories': a raw turn that announces no plan (no event anchor), under
-    the policy's `raw_turn_dynamics: "other"`.
-
-    A raw turn is the fallback text for what extraction missed (Appendix AA): the facts
-    taken from it carry their own categories' dynamics, while the rest of what it says is
-    unclassified — a chatty turn that mentions one trip is not a logistics fact that loses
-    40 % of its score in a few days. Its state (superseded, retracted, expired with its
-    plan) still follows its facts' (docs/architecture.md, "Lifecycle state").
-    """
-    return policy.raw_turn_dynamics == "other" and edge.episodic and edge.event_time is None
 
 
 def dynamics_category(edge: EdgeEvent, policy: Policy) -> Category:
