@@ -103,3 +103,39 @@ def test_llm_facts_get_slot_association_and_long_turns(
     assert main(["query", "--data-dir", str(data), "--user", "gus", "--json", *asked]) == 0
     top = json.loads(capsys.readouterr().out)["results"][0]
     assert "cold brew" in top["text"] and top["source_turns"] == ["t5"]
+
+
+def test_llm_turns_without_facts_get_the_raw_turn_meaning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The model returns no fact for any turn: the raw turns still expire by their date and
+    join the slot their vectors name, as on the rule path (workers/extraction/raw_turns.py)."""
+    said = [
+        ("t1", "I only ever buy almond milk for my coffee", "2026-01-05T10:00:00Z"),
+        ("t2", "Ana's christening is next Sunday, need to find a card", "2026-01-06T10:00:00Z"),
+        ("t3", "the shop stopped stocking it so I'm on soy milk instead", "2026-03-01T10:00:00Z"),
+    ]
+    path = tmp_path / "turns.jsonl"
+    with path.open("w", encoding="utf-8") as fh:
+        for turn_id, text, ts in said:
+            line = {"user_id": "gus", "session_id": "s1", "turn_id": turn_id, "role": "user"}
+            fh.write(json.dumps({**line, "text": text, "timestamp": ts}) + "\n")
+    data = tmp_path / "data"
+    with serve_fake_openai() as fake:
+        fake.chat_replies.extend(ChatReply.json({"facts": []}) for _ in said)
+        monkeypatch.setenv("FR_OPENAI_BASE_URL", fake.base_url)
+        monkeypatch.setenv("FR_OPENAI_API_KEY", "sk-test")
+        assert main(["ingest", "--data-dir", str(data), "--extractor", "llm", str(path)]) == 0
+
+    facts = export(capsys, data)
+    old, new = facts["s1/t1#raw"], facts["s1/t3#raw"]
+    assert old["edge"]["slot_key"] == new["edge"]["slot_key"] == "user.milk"
+    assert old["lifecycle"]["state"] == "superseded"
+    assert old["lifecycle"]["superseded_by"] == "s1/t3#raw"
+    assert facts["s1/t2#raw"]["edge"]["event_time"].startswith("2026-01-11")
+
+    capsys.readouterr()
+    asked = ["--as-of", "2026-04-02T00:00:00Z", "do I have anything coming up?"]
+    assert main(["query", "--data-dir", str(data), "--user", "gus", "--json", *asked]) == 0
+    served = [r["source_turns"] for r in json.loads(capsys.readouterr().out)["results"]]
+    assert ["t2"] not in served  # the christening has passed

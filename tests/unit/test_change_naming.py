@@ -21,7 +21,7 @@ from schemas.policy import load_policy
 from tests.unit.edge_helpers import axis, edge, near
 from tests.unit.lifecycle_properties import assert_delivery_order_free, assert_forget_converges
 from tests.unit.test_retraction_retargeting import raw, service, states
-from workers.lifecycle.change_naming import is_change, named_words, names
+from workers.lifecycle.change_naming import is_change, named_words, names, shared_words
 from workers.query.explain import reasons
 
 POLICY = load_policy()
@@ -118,6 +118,25 @@ def test_an_unrelated_turn_sharing_a_common_word_is_not_touched() -> None:
     assert set(states(vectors).values()) == {S.ACTIVE}
 
 
+def test_a_change_names_a_turn_by_the_head_of_what_ended() -> None:
+    """LoCoMo: "since I moved from my home country" superseded "to give kids a loving home"
+    by the word "home"; the thing that ended is a country."""
+    assert shared_words("since I moved from my home country", "give kids a loving home") == set()
+    assert shared_words("since I moved from my home country", "my home country is Sweden") == {
+        "hom",
+        "country",
+    }
+    assert shared_words("we stopped doing the bear tours", "I run polar bear tours") == {
+        "bear",
+        "tour",
+    }
+    assert shared_words("I quit smoking finally", "I smoke a pack a day") == {"smok"}
+    svc, vectors = service()
+    svc.apply(raw("s1/kids#raw", 0, "I'll make sure these kids have a safe and loving home", JOB))
+    svc.apply(raw("s2/moved#raw", 30, "since I moved from my home country", near(JOB, 0.1, 5)))
+    assert set(states(vectors).values()) == {S.ACTIVE}
+
+
 STREAM = [
     raw("s1/job#raw", 0, "I'm an ML engineer at Google, memory team", JOB),
     raw("s1/chat#raw", 1, "what's a good tea for the evening?", near(JOB, 0.5, 7)),
@@ -142,7 +161,8 @@ def test_order_and_duplication_do_not_change_the_outcome(
     lc = {r.edge_id: r.lifecycle for r in vectors.scroll("u1")}
     assert lc["s1/job#raw"].superseded_by == "s3/new#raw"  # the user's words, not the fact's
     assert lc["s2/garden#raw"].superseded_by == "s4/hobby#raw"
-    assert lc["s4/hobby#raw"].state is S.SUPERSEDED  # "quit the garden club" names it too
+    # "quit the garden club" names a club: the turn about gardening has no club in it.
+    assert lc["s4/hobby#raw"].state is S.ACTIVE
     assert lc["s1/chat#raw"].state is S.ACTIVE and lc["s5/garden#raw"].state is S.ACTIVE
 
 

@@ -24,6 +24,7 @@ from workers.embedding.attach import with_embeddings
 from workers.extraction import draft as d
 from workers.extraction.model import ExtractedFact
 from workers.extraction.prototypes import PrototypeClassifier, Verdict, is_semantic
+from workers.extraction.raw_turns import with_raw_meaning
 from workers.ports import Embedder
 
 #: A slot a value family named from the clause's own noun ("my phone plan is …") gives way to
@@ -38,11 +39,7 @@ def embedded_edges(
     in one call and classified."""
     flat = with_embeddings(embedder, [e for edges, _ in turns for e in edges])
     semantic = is_semantic(embedder)
-    classifier = (
-        PrototypeClassifier(embedder)
-        if semantic and any(f.prototype for _, facts in turns for f in facts)
-        else None
-    )
+    classifier = PrototypeClassifier(embedder) if semantic else None
     out: list[list[EdgeEvent]] = []
     start = 0
     for edges, facts in turns:
@@ -53,6 +50,8 @@ def embedded_edges(
         elif not semantic and any(f.prototype in _VALUE_FAMILY for f in facts):
             mine = _without(mine, facts, [f.prototype in _VALUE_FAMILY for f in facts])
         out.append(mine)
+    if classifier is not None:
+        _raw_classified(out, classifier)
     return out
 
 
@@ -85,6 +84,21 @@ def _classified(
             out[i] = _decided(edge, facts[i], verdict)
     kept = [e if e is not None else edges[i] for i, e in enumerate(out)]
     return _without(kept, facts, [out[i] is None for i in range(len(facts))])
+
+
+def _raw_classified(turns: list[list[EdgeEvent]], classifier: PrototypeClassifier) -> None:
+    """Turns without facts, in place: what their raw turn's vector and dates say
+    (`raw_turns`), classified in one call for the batch."""
+    todo = [
+        i
+        for i, edges in enumerate(turns)
+        if len(edges) == 1 and edges[0].episodic and edges[0].embedding is not None
+    ]
+    if not todo:
+        return
+    vectors = np.stack([e.to_array() for i in todo if (e := turns[i][0].embedding) is not None])
+    for i, verdict in zip(todo, classifier.classify(vectors), strict=True):
+        turns[i] = with_raw_meaning(turns[i], [verdict])
 
 
 def _without(

@@ -18,7 +18,7 @@ import re
 import threading
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
@@ -55,6 +55,9 @@ class Verdict:
     #: The best similarity to each category's and each attribute's prototypes.
     category_scores: Mapping[Category, float]
     attribute_scores: Mapping[str, float]
+    #: The best similarity to each category's own examples (attribute examples left out):
+    #: what kind of statement this is, apart from which attribute's words it shares.
+    kind_scores: Mapping[Category, float] = field(default_factory=dict)
 
     def slot_for(self, value: str | None) -> str | None:
         """The attribute's slot key; per-item attributes take the value's head noun."""
@@ -133,18 +136,28 @@ class PrototypeClassifier:
         if len(vectors) == 0:
             return []
         sims = np.asarray(vectors, dtype=np.float32) @ self._prototypes().T
-        return [self._verdict(row) for row in sims]
+        groups = _groups(self._table)
+        # The best similarity per category / category example / attribute, for every row at
+        # once (the classifier runs on every turn without facts: no Python loop per prototype).
+        best = [(key, sims[:, idx].max(axis=1).tolist()) for key, idx in groups.categories]
+        kinds = [(key, sims[:, idx].max(axis=1).tolist()) for key, idx in groups.kinds]
+        attrs = [(a, sims[:, idx].max(axis=1).tolist()) for a, idx in groups.attributes]
+        return [
+            self._verdict(
+                {c: col[i] for c, col in best},
+                {c: col[i] for c, col in kinds},
+                [(col[i], a) for a, col in attrs],
+            )
+            for i in range(len(sims))
+        ]
 
-    def _verdict(self, row: np.ndarray) -> Verdict:
-        t = self._table
-        best_cat: dict[Category, float] = {}
-        best_attr: dict[str, tuple[float, Attribute]] = {}
-        for score, cat, attr in zip(row.tolist(), t.categories, t.attributes, strict=True):
-            if score > best_cat.get(cat, -2.0):
-                best_cat[cat] = score
-            if attr is not None and score > best_attr.get(attr.name, (-2.0, attr))[0]:
-                best_attr[attr.name] = (score, attr)
-        ranked = sorted(best_attr.values(), key=lambda x: (-x[0], x[1].name))
+    def _verdict(
+        self,
+        best_cat: dict[Category, float],
+        kind: dict[Category, float],
+        best_attr: list[tuple[float, Attribute]],
+    ) -> Verdict:
+        ranked = sorted(best_attr, key=lambda x: (-x[0], x[1].name))
         attribute: Attribute | None = None
         similarity = 0.0
         if ranked:
@@ -152,14 +165,42 @@ class PrototypeClassifier:
             runner_up = ranked[1][0] if len(ranked) > 1 else -1.0
             if similarity >= ATTRIBUTE_MIN and similarity - runner_up >= ATTRIBUTE_MARGIN:
                 attribute = ranked[0][1]
-        scores = {name: score for name, (score, _) in best_attr.items()}
+        scores = {a.name: score for score, a in best_attr}
         if attribute is not None:
-            return Verdict({attribute.category: 1.0}, attribute, similarity, best_cat, scores)
-        return Verdict(mix(best_cat), None, similarity, best_cat, scores)
+            return Verdict({attribute.category: 1.0}, attribute, similarity, best_cat, scores, kind)
+        return Verdict(mix(best_cat), None, similarity, best_cat, scores, kind)
 
     def attribute_of_slot(self, slot: str) -> Attribute | None:
         """The attribute whose (non-template) slot key is `slot`."""
         return next((a for a in self._table.attributes if a and a.slot == slot), None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Groups:
+    """Row indices of a table's prototypes: per category, per category's own examples, per
+    attribute (in first-appearance order, as the table lists them)."""
+
+    categories: list[tuple[Category, np.ndarray]]
+    kinds: list[tuple[Category, np.ndarray]]
+    attributes: list[tuple[Attribute, np.ndarray]]
+
+
+@cache
+def _groups(table: Table) -> _Groups:
+    cats: dict[Category, list[int]] = {}
+    kinds: dict[Category, list[int]] = {}
+    attrs: dict[str, tuple[Attribute, list[int]]] = {}
+    for i, (cat, attr) in enumerate(zip(table.categories, table.attributes, strict=True)):
+        cats.setdefault(cat, []).append(i)
+        if attr is None:
+            kinds.setdefault(cat, []).append(i)
+        else:
+            attrs.setdefault(attr.name, (attr, []))[1].append(i)
+    return _Groups(
+        [(c, np.array(i)) for c, i in cats.items()],
+        [(c, np.array(i)) for c, i in kinds.items()],
+        [(a, np.array(i)) for a, i in attrs.values()],
+    )
 
 
 def mix(scores: Mapping[Category, float]) -> dict[Category, float]:

@@ -85,6 +85,8 @@ _WHEN = frozenset(
         "last next past previous recent recently month week year day weekend today tonight"
         " yesterday tomorrow morning afternoon evening night ago monday tuesday wednesday"
         " thursday friday saturday sunday"
+        # how, not what: the head of "quit smoking finally" is smoking
+        " finally already completely entirely altogether forever again anymore too also"
     )
 )
 
@@ -102,18 +104,36 @@ class Naming:
         return ChangeMention(by=self.by.edge_id, words=self.words, similarity=round(self.score, 4))
 
 
-def named_words(text: str) -> frozenset[str]:
-    """The content words of what a change statement says ended ("I left Google last month
-    and joined Anthropic" → googl; time words are not values); none from a negated one ("I'll never
-    forget the day …")."""
+def named_objects(text: str) -> list[tuple[str, ...]]:
+    """The content words of each thing a change statement says ended, its head (the noun
+    phrase's last word) last ("I left Google last month and joined Anthropic" → (googl,);
+    time words are not values); none from a negated one ("I'll never forget the day …")."""
     lowered = _APOSTROPHES.sub("", text.lower())
-    out: set[str] = set()
+    out: list[tuple[str, ...]] = []
     for found in _NAMING.finditer(lowered):
         if _NEGATED.search(lowered[max(0, found.start() - 40) : found.start()]):
             continue
         obj = _CLAUSE.split(found.group(1))[0]
-        out.update(tokenize(" ".join(obj.split()[:_OBJECT_WORDS])))
-    return frozenset(out - _WHEN)
+        words = tuple(w for w in tokenize(" ".join(obj.split()[:_OBJECT_WORDS])) if w not in _WHEN)
+        if words:
+            out.append(words)
+    return out
+
+
+def named_words(text: str) -> frozenset[str]:
+    """Every content word of what a change statement says ended (`named_objects`)."""
+    return frozenset(w for words in named_objects(text) for w in words)
+
+
+def shared_words(change_text: str, old_text: str) -> frozenset[str]:
+    """The words by which a change statement names an earlier turn: those of each named
+    thing whose *head* the earlier turn says ("moved from my home country" names a turn
+    about a country, not every turn with "a loving home" in it — a LoCoMo false
+    supersession; "stopped doing the bear tours" names "I run polar bear tours")."""
+    old = set(tokenize(old_text))
+    return frozenset(
+        w for words in named_objects(change_text) if words[-1] in old for w in words if w in old
+    )
 
 
 def is_change(edge: EdgeEvent) -> bool:
@@ -146,7 +166,7 @@ def names(change: EdgeEvent, old: EdgeEvent, policy: Policy) -> Naming | None:
         or set(change.source_turns) & set(old.source_turns)
     ):
         return None
-    named = named_words(change.text) & set(tokenize(old.text))
+    named = shared_words(change.text, old.text)
     if not named:
         return None
     # In float64, one pair at a time: the same score whatever batch the pair is seen in.

@@ -1,0 +1,178 @@
+"""What the raw turn of a turn without facts still says, from its vector and its dates (issue 11).
+
+When no rule (or LLM) extracted a fact, only the raw turn is kept (paper Appendix AA), with
+no slot key and no event time: it never expires and nothing supersedes it. Two of the
+paper's mechanisms need neither a pattern nor a fact, only the turn's own embedding (already
+computed for storage) and its dates:
+
+* **Date-aware expiry** (paper Appendix K/§6: "Parses ISO dates, month+day patterns,
+  contextual months, and relative markers. Category-guarded (Logistical, Obligations, Health
+  only) with 14-day buffer"; Table 29: "Greg's birthday is this Saturday" suppressed once
+  past). A raw turn that names a date *after* the moment it was said (an upcoming event, the
+  future-preference guard of Appendix B) and whose nearest category prototype is one of the
+  event-time categories gets that date as its event time and that category: it expires like
+  an extracted plan's turn does (`stage._raw_edges`). A date before the turn ("I went
+  yesterday") is history, not logistics: untouched.
+* **Latent slot** (paper Table 1 / §4 slot-key supersession; Figure 2A: "lives in Istanbul"
+  superseded by "I moved to London"). A raw turn whose vector is clearly closest to one
+  single-valued attribute's prototypes (where someone lives, works, worships, what they eat
+  or drink, who they are with, …: `prototypes.toml`, written from the paper's definitions)
+  joins that attribute's slot. It states no value, so it joins as an `accumulate` edge: it
+  never supersedes anything by itself, and a later committed value of the slot (a keyed fact,
+  whatever its wording) supersedes it like any earlier value (`lifecycle/rules.py`). Only a
+  *replacement cue* ("… oat instead", "switched to …", "moved to …", "joined …" — Table 1's
+  "Joined Anthropic" — "no longer …") makes
+  it a replacement of what the slot held before — within the slot the prototypes identified,
+  never across slots (measured on LoCoMo: a replacement cue matched by similarity alone
+  superseded unrelated turns, docs/extraction.md).
+
+Both are a function of the turn's text, timestamp and vector: stored in the edge log, so
+replay and delivery order cannot change them. With an embedder whose similarities mean
+nothing (the hashing test double) neither applies.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from schemas.categories import Category, UpdateSemantics
+from schemas.events import EdgeEvent, normalize_slot_key, normalize_weights
+from workers.extraction.dates import find_event_time
+from workers.extraction.prototypes import ATTRIBUTE_MARGIN, SECOND_CATEGORY, Verdict
+
+#: The categories whose facts expire with their date (paper §6 "Category-guarded (Logistical,
+#: Obligations, Health only)"; Table 1 rows 4, 9, 10).
+EVENT_CATEGORIES = (
+    Category.LOGISTICAL_CONTEXT,
+    Category.OBLIGATIONS,
+    Category.HEALTH_WELLBEING,
+)
+#: A raw turn joins an attribute's slot only this close to its prototypes (facts, which are
+#: shorter and say one thing, need `prototypes.ATTRIBUTE_MIN` = 0.55). Measured: the paper
+#: turns' single-attribute statements at 0.58–0.73, LoCoMo dev's chat turns (docs/extraction.md).
+LATENT_MIN = 0.58
+#: … and beat the next attribute by this much (a turn about work *and* a city is neither).
+LATENT_MARGIN = max(ATTRIBUTE_MARGIN, 0.1)
+#: The replacement family: the turn says its value took the place of another.
+_REPLACEMENT = re.compile(
+    r"\b(?:instead|switch(?:ed|ing)? (?:over )?to|changed (?:over )?to|replaced|moved (?:over )?to"
+    r"|joined|converted to|no longer|not any ?more|anymore)\b"
+)
+#: A replacement said not to happen ("I'd never switch to …", "I won't use anything instead").
+_NEGATED = re.compile(
+    r"\b(?:not|never|no|dont|doesnt|didnt|cant|cannot|couldnt|wont|wouldnt|shouldnt)"
+    r"\W+(?:\w+\W+){0,4}$"
+)
+_APOSTROPHES = re.compile(r"['’‘`]")
+#: A date that names one occurrence: relative to the turn ("tomorrow", "this Saturday", "next
+#: week", "in two days"), with its weekday, or with its year. A bare month and day is also
+#: how standing dates are told ("my birthday is March 16", "rent is due on the 1st"): with no
+#: fact to say which, such a turn keeps no event time (measured: generator test phrasings,
+#: 2 of 14 personas' birthdays expired and left the top 10).
+_OCCURRENCE = re.compile(
+    r"\b(?:today|tonight|tomorrow|next|this|coming|in (?:\d+|a|an|one|two|three|four|five|six)"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs"
+    r"|fri|sat|sun|\d{4})\b"
+)
+#: The user as the subject of a clause.
+_SUBJECT = re.compile(r"\b(?:i|im|ive|ill|id)\b")
+#: The user speaking of themself.
+_FIRST_PERSON = re.compile(r"\b(?:i|im|ive|ill|id|my|me|mine|myself)\b")
+
+
+def is_replacement(text: str) -> bool:
+    """Whether `text` says a value replaced another ("… bonsoy oat instead"), not negated."""
+    lowered = _APOSTROPHES.sub("", text.lower())
+    for found in _REPLACEMENT.finditer(lowered):
+        word = found.group(0)
+        if word.startswith(("no longer", "not any")) or word == "anymore":
+            return True  # itself a negation: what it denies is the old value
+        if not _NEGATED.search(lowered[max(0, found.start() - 40) : found.start()]):
+            return True
+    return False
+
+
+def latent_slot(text: str, verdict: Verdict) -> str | None:
+    """The single-valued attribute slot a raw turn clearly states as the user's own, if any.
+
+    Three guards, each against a way a turn shares an attribute's words without stating it:
+    the turn speaks of the user (I, my, me: "nurses, families, other chaplains" answers a
+    question, "how we keep the old craft alive" is about a craft); it is the kind of statement
+    the attribute's category makes (its nearest category example, attribute examples left
+    out: "I'm drafting a book proposal on chaplaincy" is a project that names a profession's
+    word); and one attribute stands clear of the others.
+    """
+    attribute = verdict.attribute
+    if attribute is None or "{" in attribute.slot or verdict.similarity < LATENT_MIN:
+        return None
+    if not _FIRST_PERSON.search(text):
+        return None
+    kinds = verdict.kind_scores
+    if not kinds or max(kinds, key=lambda c: (kinds[c], c.value)) is not attribute.category:
+        return None
+    runner_up = max(
+        (s for name, s in verdict.attribute_scores.items() if name != attribute.name),
+        default=-1.0,
+    )
+    if verdict.similarity - runner_up < LATENT_MARGIN:
+        return None
+    return attribute.slot
+
+
+def upcoming_category(edge: EdgeEvent, verdict: Verdict) -> Category | None:
+    """The event-time category of a raw turn about an upcoming dated event, if it is one: the
+    category of its nearest category example (attribute examples left out: a christening
+    shares the words of a religion, it is still an appointment)."""
+    scores = verdict.kind_scores or verdict.category_scores
+    ranked = sorted(scores, key=lambda c: (-scores[c], c.value))
+    best = ranked[0]
+    if best not in EVENT_CATEGORIES:
+        return None
+    # Classified, not shared: a second category within `SECOND_CATEGORY` would hold 0.2 of
+    # it (§3.1 soft membership) — an even split of "see you tomorrow!" between logistics and
+    # chat is no appointment (LoCoMo dev: 10 of 13 dated turns split within 0.03).
+    if len(ranked) > 1 and scores[best] - scores[ranked[1]] <= SECOND_CATEGORY:
+        return None
+    return best
+
+
+def with_raw_meaning(raw: Sequence[EdgeEvent], verdicts: Sequence[Verdict]) -> list[EdgeEvent]:
+    """The raw chunks of one turn without facts, each with what its vector and dates say.
+
+    Only a turn kept in one chunk: a pasted document is not a statement of the user's state.
+    """
+    if len(raw) != 1 or raw[0].quarantined or raw[0].episodic_of:
+        return list(raw)
+    edge, verdict = raw[0], verdicts[0]
+    category = upcoming_category(edge, verdict)
+    if category is not None:
+        mention = find_event_time(edge.text, edge.ingest_time, "future")
+        if (
+            mention is not None
+            and mention.when > edge.ingest_time
+            and _OCCURRENCE.search(mention.text.lower())
+        ):
+            return [
+                edge.model_copy(
+                    update={
+                        "event_time": mention.when,
+                        "categories": normalize_weights({category.value: 1.0}),
+                    }
+                )
+            ]
+    lowered = _APOSTROPHES.sub("", edge.text.lower())
+    slot = latent_slot(lowered, verdict)
+    if slot is None:
+        return [edge]
+    # Only the user replaces their own value: "I'm on soy milk instead", not "my sister moved
+    # to Denver" (a possessive speaks of the user's people, not of the user's state).
+    replacing = is_replacement(edge.text) and _SUBJECT.search(lowered) is not None
+    return [
+        edge.model_copy(
+            update={
+                "slot_key": normalize_slot_key(slot),
+                "update": UpdateSemantics.REPLACE if replacing else UpdateSemantics.ACCUMULATE,
+            }
+        )
+    ]
