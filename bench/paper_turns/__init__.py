@@ -1,8 +1,10 @@
 """`frecall bench paper-turns`: the paper's worked examples as conversations (issue 11).
 
-The conversations of `cases/` (the set the offline extractor was developed against) or of
+The conversations of `cases/` (the set the offline extractor was developed against), of
 `heldout/` (the same facts in other words, for checking that the development set did not
-just teach the rules its wording) go through the product's ingest and query paths, with the
+just teach the rules its wording) or of `heldout2/` (a third, sealed telling written by an
+outsider after both others had been looked at while tuning: no extractor change may be tuned
+on it) go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
 top 10, stale in the top 5).
 """
@@ -19,7 +21,11 @@ from typing import Any
 from bench.paper_turns.cases import CASES_DIR, load
 from bench.paper_turns.runner import Report, run
 
-SETS = {"cases": CASES_DIR, "heldout": CASES_DIR.with_name("heldout")}
+SETS = {
+    "cases": CASES_DIR,
+    "heldout": CASES_DIR.with_name("heldout"),
+    "heldout2": CASES_DIR.with_name("heldout2"),
+}
 
 
 def measure(directory: Path, embedder: str, extractor_kind: str) -> tuple[dict[str, Any], Report]:
