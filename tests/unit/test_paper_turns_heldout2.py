@@ -89,3 +89,30 @@ def test_an_absent_question_without_a_stale_label_is_an_error() -> None:
     question["stale"] = []
     with pytest.raises(CaseError):
         parse(name, {**doc, "question": [question]})
+
+
+#: Where one labelled turn holds two facts, the gold telling names the one the question is about.
+GOLD_SPLITS = {("callum", "callum-hospital"): ("stale", ("leith-job",))}
+
+
+def test_the_gold_metadata_telling_asks_the_same_questions_with_the_same_labels() -> None:
+    from bench.paper_cases_data import load_suite
+
+    suite = load_suite(HELDOUT2 / "gold")
+
+    def ids(user: str, edge_ids: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(e.removeprefix(f"h2-{user}/") for e in edge_ids)
+
+    gold: set[tuple[object, ...]] = set()
+    for q in suite.questions:
+        user = q.user_id.removeprefix("h2-")
+        gold.add((user, q.qid, q.text, q.mode, ids(user, q.gold), ids(user, q.stale)))
+    turns: set[tuple[object, ...]] = set()
+    for persona in load(HELDOUT2):
+        for asked in persona.questions:
+            labels = {"gold": asked.gold, "stale": asked.stale}
+            key = (asked.user_id, asked.case)
+            field, replaced = GOLD_SPLITS.get(key, ("gold", asked.gold))
+            labels[field] = replaced
+            turns.add((*key, asked.text, asked.mode, labels["gold"], labels["stale"]))
+    assert gold == turns
