@@ -21,11 +21,10 @@ from typing import Any
 from bench.paper_turns.cases import CASES_DIR, load
 from bench.paper_turns.runner import Report, run
 
-SETS = {
-    "cases": CASES_DIR,
-    "heldout": CASES_DIR.with_name("heldout"),
-    "heldout2": CASES_DIR.with_name("heldout2"),
-}
+#: The sets tuning tools may measure (`frecall bench extraction-ablation` runs every one).
+SETS = {"cases": CASES_DIR, "heldout": CASES_DIR.with_name("heldout")}
+#: Sealed sets: `paper-turns --cases NAME` measures them, no tuning tool ever does.
+SEALED = {"heldout2": CASES_DIR.with_name("heldout2")}
 
 
 def measure(directory: Path, embedder: str, extractor_kind: str) -> tuple[dict[str, Any], Report]:
@@ -48,7 +47,7 @@ def measure(directory: Path, embedder: str, extractor_kind: str) -> tuple[dict[s
 
 
 def run_cmd(args: argparse.Namespace) -> int:
-    directory = SETS.get(args.cases, Path(args.cases))
+    directory = {**SETS, **SEALED}.get(args.cases, Path(args.cases))
     summary, report = measure(directory, args.embedder, args.extractor)
     if args.json:
         print(json.dumps(summary))

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from bench.paper_turns import SETS
+from bench.paper_turns import SEALED, SETS
 from bench.paper_turns.cases import CaseError, load, parse
 
-HELDOUT2 = SETS["heldout2"]
+HELDOUT2 = SEALED["heldout2"]
 ATTACK_VECTORS = {f"AV{n}" for n in range(1, 10)}
 
 
@@ -28,6 +28,11 @@ def test_the_set_parses_and_covers_every_attack_vector() -> None:
     cases = {(q.case, q.av) for p in personas for q in p.questions}
     assert 40 <= len(cases) <= 60
     assert {av for _, av in cases} == ATTACK_VECTORS
+
+
+def test_no_tuning_tool_measures_the_sealed_set() -> None:
+    # `frecall bench extraction-ablation` measures every set of SETS, module by module.
+    assert HELDOUT2 not in SETS.values() and "heldout2" not in SETS
 
 
 def test_every_label_names_a_user_turn_of_its_own_file() -> None:
