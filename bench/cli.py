@@ -154,8 +154,8 @@ def register(
     b.add_argument(
         "--cases",
         default="cases",
-        help="cases (the development set), heldout (the same facts in other words) or a "
-        "directory of case files",
+        help="cases (the development set), heldout (the same facts in other words), heldout2 "
+        "(a third, sealed telling) or a directory of case files",
     )
     b.add_argument("--extractor", choices=("rules", "llm"), default="rules")
     b.add_argument("--json", action="store_true")

@@ -1,8 +1,10 @@
 """`frecall bench paper-turns`: the paper's worked examples as conversations (issue 11).
 
-The conversations of `cases/` (the set the offline extractor was developed against) or of
+The conversations of `cases/` (the set the offline extractor was developed against), of
 `heldout/` (the same facts in other words, for checking that the development set did not
-just teach the rules its wording) go through the product's ingest and query paths, with the
+just teach the rules its wording) or of `heldout2/` (a third, sealed telling written by an
+outsider after both others had been looked at while tuning: no extractor change may be tuned
+on it) go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
 top 10, stale in the top 5).
 """
@@ -19,7 +21,10 @@ from typing import Any
 from bench.paper_turns.cases import CASES_DIR, load
 from bench.paper_turns.runner import Report, run
 
+#: The sets tuning tools may measure (`frecall bench extraction-ablation` runs every one).
 SETS = {"cases": CASES_DIR, "heldout": CASES_DIR.with_name("heldout")}
+#: Sealed sets: `paper-turns --cases NAME` measures them, no tuning tool ever does.
+SEALED = {"heldout2": CASES_DIR.with_name("heldout2")}
 
 
 def measure(directory: Path, embedder: str, extractor_kind: str) -> tuple[dict[str, Any], Report]:
@@ -42,7 +47,7 @@ def measure(directory: Path, embedder: str, extractor_kind: str) -> tuple[dict[s
 
 
 def run_cmd(args: argparse.Namespace) -> int:
-    directory = SETS.get(args.cases, Path(args.cases))
+    directory = {**SETS, **SEALED}.get(args.cases, Path(args.cases))
     summary, report = measure(directory, args.embedder, args.extractor)
     if args.json:
         print(json.dumps(summary))

@@ -94,7 +94,10 @@ def parse(source: str, doc: dict[str, Any]) -> Persona:
         mode = q.get("mode", "any")
         gold, stale = tuple(q.get("gold", ())), tuple(q.get("stale", ()))
         unknown = {*gold, *stale, *q.get("neutral", ())} - labels
-        if mode not in MODES or unknown or (mode != "absent" and not gold):
+        # An `absent` question without a stale label, like any other without a gold one,
+        # would pass whatever is served: a mistake, not a question.
+        needs = stale if mode == "absent" else gold
+        if mode not in MODES or unknown or not needs:
             raise CaseError(f"{source}: question {q.get('case')}: mode {mode}, unknown {unknown}")
         for text in q["ask"]:
             as_of = q.get("as_of", doc["as_of"])
