@@ -111,3 +111,22 @@ def test_a_plan_withdrawn_in_other_words_is_masked(app: App, plan: str, withdraw
     assert states["plan"] == {LifecycleState.RETRACTED}, (plan, withdrawal, states)
     assert states["chat"] == {LifecycleState.ACTIVE}
     assert LifecycleState.RETRACTED not in states["off"]
+
+
+#: (a plan, a withdrawal only weighed: a condition, a hedge, a question) — the plan stands
+#: (paper Appendix F, AV9: a tentative change leaves both values; "maybe we'll scrap it"
+#: retracts nothing).
+WEIGHED = (
+    ("Drew up plans for a cabin at the coast", "If we called off the cabin project I'd be gutted"),
+    ("Working on the exchange application for Kyoto", "if the visa fails we cancel the exchange"),
+    ("I'm working on a book proposal about street food", "I might give up the book"),
+    ("Saving up for a big Morocco trip", "kinda thinking about dropping the Morocco trip"),
+    ("We're redoing the kitchen this spring", "should I scrap the kitchen reno?"),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(("plan", "withdrawal"), WEIGHED)
+def test_a_withdrawal_only_weighed_keeps_the_plan(app: App, plan: str, withdrawal: str) -> None:
+    user = f"w{WEIGHED.index((plan, withdrawal))}"
+    states = states_after(app, user, plan, withdrawal)
+    assert states["plan"] == {LifecycleState.ACTIVE}, (plan, withdrawal, states)

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 
 from workers.extraction import draft as d
-from workers.extraction.clauses import Clause, subject_is_user
+from workers.extraction.clauses import Clause, subject_is_user, tentative
 from workers.extraction.draft import Draft
 from workers.extraction.lexicon import HOBBIES, LANGUAGES, PETS, words
 from workers.extraction.patterns_plans import PROJECT_HEADS
@@ -98,6 +98,8 @@ def find(clause: Clause) -> list[Draft]:
                 continue  # "gave up on Japanese", "gave up on chess": the leisure families
             if index in _SPEAKER_MARKERS and not subject_is_user(clause.text, m.start()):
                 continue
+            if tentative(clause.sentence_text or clause.text, *_in_sentence(clause, m)):
+                continue  # "if we cancel the trip …", "should I scrap it?": nothing withdrawn
             out.append(
                 Draft(
                     kind="retraction",
@@ -113,6 +115,13 @@ def find(clause: Clause) -> list[Draft]:
                 )
             )
     return out
+
+
+def _in_sentence(clause: Clause, m: re.Match[str]) -> tuple[int, int]:
+    """Where a marker found in `clause` sits in the clause's sentence (the question mark
+    that makes it tentative may be past the clause's end)."""
+    offset = clause.sentence_text.find(clause.text) if clause.sentence_text else -1
+    return (m.start(), m.end()) if offset < 0 else (offset + m.start(), offset + m.end())
 
 
 def is_pronoun(target: str) -> bool:
