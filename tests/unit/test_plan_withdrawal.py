@@ -58,6 +58,10 @@ WITHDRAWN = (
     ("Working on a business plan for a bike repair shop", "the business idea is off the table"),
     ("I'm starting a pottery shop on the side", "Change of plans: the side hustle isn't happening"),
     ("My plan is a semester abroad in Copenhagen", "my semester abroad? dead, the visa never came"),
+    # A verdict that the plan will not take place (round 5).
+    ("Drew up plans for a cabin at the coast", "The cabin's dead."),
+    ("We're redoing the kitchen this spring", "The kitchen reno won't happen"),
+    ("Sent off my application for the Seoul exchange", "The exchange isn't going ahead"),
 )  # fmt: skip
 KEYED_HERE = (
     ("My side hustle plan: a food truck", "the business idea is off the table"),
@@ -122,6 +126,7 @@ WEIGHED = (
     ("I'm working on a book proposal about street food", "I might give up the book"),
     ("Saving up for a big Morocco trip", "kinda thinking about dropping the Morocco trip"),
     ("We're redoing the kitchen this spring", "should I scrap the kitchen reno?"),
+    ("Sent off my application for the Seoul exchange", "the exchange probably won't happen"),
 )  # fmt: skip
 
 
@@ -130,3 +135,14 @@ def test_a_withdrawal_only_weighed_keeps_the_plan(app: App, plan: str, withdrawa
     user = f"w{WEIGHED.index((plan, withdrawal))}"
     states = states_after(app, user, plan, withdrawal)
     assert states["plan"] == {LifecycleState.ACTIVE}, (plan, withdrawal, states)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["my grandpa's dead", "the sun won't happen to rise", "I think the party won't happen",
+     "if the visa fails the exchange won't happen"],
+)  # fmt: skip
+def test_a_verdict_on_what_is_no_plan_or_only_a_guess_retracts_nothing(said: str) -> None:
+    turn = TurnEvent(user_id="u", session_id="s", turn_id="t", role="user", text=said,
+                     timestamp=T0)  # fmt: skip
+    assert not [f for f in EXTRACTOR.extract(turn) if f.retracts]

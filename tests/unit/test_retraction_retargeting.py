@@ -117,7 +117,7 @@ STREAM = [
         near(TRIP, 0.6, 6),
     ),
     raw("s5/book2#raw", 50, "started a new book about rivers", near(BOOK, 0.9, 8)),
-    raw("s2/ubc#raw", 3, "the ubc library closes early", near(TRIP, 0.95, 9)),
+    raw("s2/ubc#raw", 3, "the ubc library closes early", axis(6)),
 ]
 
 
