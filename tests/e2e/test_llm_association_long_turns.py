@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from frecall.cli import main
+from tests.e2e.llm_ingest import ingest_through_fake_llm
 from tests.e2e.test_ingest_llm import _fact
 from tests.e2e.test_long_turns import document
-from tests.fake_openai import ChatReply, serve_fake_openai
 from workers.extraction.long_turns import WINDOW_CHARS
 
 pytestmark = pytest.mark.e2e
@@ -65,18 +65,9 @@ def test_llm_facts_get_slot_association_and_long_turns(
         "Anyway, unrelated, but I moved to Lisbon last month and I love it there.", LATE
     )
     assert long_text.endswith(LATE) and len(long_text) == 100_000 - 19
-    path = tmp_path / "turns.jsonl"
-    with path.open("w", encoding="utf-8") as fh:
-        for turn_id, text, ts in turns(long_text):
-            line = {"user_id": "gus", "session_id": "s1", "turn_id": turn_id, "role": "user"}
-            fh.write(json.dumps({**line, "text": text, "timestamp": ts}) + "\n")
-    data = tmp_path / "data"
-    with serve_fake_openai() as fake:
-        fake.chat_replies.extend(ChatReply.json(r) for r in REPLIES)
-        monkeypatch.setenv("FR_OPENAI_BASE_URL", fake.base_url)
-        monkeypatch.setenv("FR_OPENAI_API_KEY", "sk-test")
-        assert main(["ingest", "--data-dir", str(data), "--extractor", "llm", str(path)]) == 0
-        requests = fake.chat_requests()
+    data, requests = ingest_through_fake_llm(
+        tmp_path, monkeypatch, "gus", turns(long_text), REPLIES
+    )
 
     # The long turn's prompt is bounded: the window, not the paste, went to the model.
     prompt = requests[4]["messages"][-1]["content"]
@@ -115,17 +106,9 @@ def test_llm_turns_without_facts_get_the_raw_turn_meaning(
         ("t2", "Ana's christening is next Sunday, need to find a card", "2026-01-06T10:00:00Z"),
         ("t3", "the shop stopped stocking it so I'm on soy milk instead", "2026-03-01T10:00:00Z"),
     ]
-    path = tmp_path / "turns.jsonl"
-    with path.open("w", encoding="utf-8") as fh:
-        for turn_id, text, ts in said:
-            line = {"user_id": "gus", "session_id": "s1", "turn_id": turn_id, "role": "user"}
-            fh.write(json.dumps({**line, "text": text, "timestamp": ts}) + "\n")
-    data = tmp_path / "data"
-    with serve_fake_openai() as fake:
-        fake.chat_replies.extend(ChatReply.json({"facts": []}) for _ in said)
-        monkeypatch.setenv("FR_OPENAI_BASE_URL", fake.base_url)
-        monkeypatch.setenv("FR_OPENAI_API_KEY", "sk-test")
-        assert main(["ingest", "--data-dir", str(data), "--extractor", "llm", str(path)]) == 0
+    data, _ = ingest_through_fake_llm(
+        tmp_path, monkeypatch, "gus", said, ({"facts": []} for _ in said)
+    )
 
     facts = export(capsys, data)
     old, new = facts["s1/t1#raw"], facts["s1/t3#raw"]

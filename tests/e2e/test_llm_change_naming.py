@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from frecall.cli import main
+from tests.e2e.llm_ingest import ingest_through_fake_llm
 from tests.e2e.test_ingest_llm import _fact
-from tests.fake_openai import ChatReply, serve_fake_openai
 
 pytestmark = pytest.mark.e2e
 
@@ -37,17 +37,7 @@ REPLIES: list[dict[str, Any]] = [
 def test_llm_change_statement_supersedes_the_unslotted_old_turn(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "turns.jsonl"
-    with path.open("w", encoding="utf-8") as fh:
-        for turn_id, text, ts in TURNS:
-            line = {"user_id": "pia", "session_id": "s1", "turn_id": turn_id, "role": "user"}
-            fh.write(json.dumps({**line, "text": text, "timestamp": ts}) + "\n")
-    data = tmp_path / "data"
-    with serve_fake_openai() as fake:
-        fake.chat_replies.extend(ChatReply.json(r) for r in REPLIES)
-        monkeypatch.setenv("FR_OPENAI_BASE_URL", fake.base_url)
-        monkeypatch.setenv("FR_OPENAI_API_KEY", "sk-test")
-        assert main(["ingest", "--data-dir", str(data), "--extractor", "llm", str(path)]) == 0
+    data, _ = ingest_through_fake_llm(tmp_path, monkeypatch, "pia", TURNS, REPLIES)
 
     capsys.readouterr()
     assert main(["export", "--data-dir", str(data), "--user", "pia", "--json"]) == 0

@@ -1,18 +1,11 @@
-"""Plans named by a noun that no general mechanism joins to their withdrawal: a side venture
-("my side hustle plan: a food truck" … "the business idea is off the table"), "my plan is a
-semester abroad in Copenhagen" … "the exchange is off", "I want to go back to uni for a
-master's" … "no more master's plans" (AV7).
+"""Plans named by a noun rather than a verb: "drew up plans for a cabin", "got quotes for a
+new kitchen", "saving up for a big New Zealand trip", "we want to do Iceland next summer".
 
-Most plans named by a noun need no pattern ("drew up plans for a cabin", "saving up for a
-Morocco trip", "the kitchen renovation starts soon"): their raw turn is kept, and a later
-withdrawal in other words ("the cabin plan is dead") is joined to it by retraction
-retargeting (workers/lifecycle/retargeting.py), which needs a word in common and a cosine ≥
-`association.retraction_cosine`. These three phrasings have neither: the withdrawal names
-the plan by a synonym `slots.plan_topic` knows (side hustle → business, semester abroad →
-exchange), or the cosine of the two MiniLM vectors is under the floor (master's: 0.24 <
-0.25). So the plan is keyed here, under the slot its withdrawal will guess (`project_slot`,
-`trip_slot`). Behaviour: tests/unit/test_plan_withdrawal.py (its `KEYED_HERE` rows fail
-without this module).
+They matter because a plan the extractor misses cannot be retracted (AV7): "the kitchen
+reno is dead" three sessions later finds nothing in the conversation context and falls back
+to the slot its noun phrase would get (`slots.guess_slots`). So every plan here is keyed by
+the same functions — `project_slot` (the plan's topic: "the kitchen renovation" and "the new
+kitchen" → project.kitchen), `event_slot` / `trip_slot` for trips.
 """
 
 from __future__ import annotations
@@ -29,13 +22,26 @@ from workers.extraction.slots import event_slot, plan_topic, project_slot, trip_
 _I = re.IGNORECASE
 _DET = r"(?:(?:a|an|my|our|the|this|that|some|another|three|two|a\s+few)\s+)?"
 _OBJ = r"(?P<obj>[^\s,.;!?:][^,.;!?:]*)"
-#: What announces the plan; what follows names it.
+#: Steps one takes toward a plan; what follows names the plan.
 _TOWARD = re.compile(
-    r"\b(?:go\s+back\s+to\s+(?:uni|university|school|college)\s+for"
+    r"\b(?:planning|(?:drew|drawing|draw)\s+up\s+plans\s+for|plans\s+for|(?:got|getting|get"
+    r"|asked\s+for)\s+(?:some\s+)?quotes?\s+for|saving\s+(?:up\s+)?for|putting\s+money\s+aside\s+for"
+    r"|shortlisted|short-listed|(?:asked\s+[\w' ]+?\s+for\s+)?(?:a\s+)?reference\s+for"
+    r"|picked\s+(?:out\s+)?[\w-]+\s+for|(?:started|starting|made|making)\s+(?:an?\s+)?"
+    r"itinerary\s+for|itinerary\s+for|redoing|redo|(?:want|wanna|hoping|planning|going)\s+to"
+    r"\s+do|go\s+back\s+to\s+(?:uni|university|school|college)\s+for|researching|budgeting\s+for"
+    r"|mood\s+board\s+for|(?:my|our)\s+(?:summer|winter|spring|autumn|next|big|weekend|side)\s+"
+    r"project\s*:|(?:my|our)\s+next\s+big\s+thing\s*:"
     r"|(?:my|our)\s+side\s+(?:hustle|business|gig|venture)(?:\s+(?:plan|idea))?\s*(?::|is|will\s+be)"
     r"|(?:my|our)\s+(?:big\s+)?plan\s+(?:is|for\s+next\s+year\s+is)(?:\s+to\s+do)?)\s+"
     + _DET
     + _OBJ,
+    _I,
+)
+#: "The kitchen renovation starts soon", "our cabin build kicks off in May".
+_STARTS = re.compile(
+    r"\b(?P<obj>(?:the|my|our)\s+[\w' -]{1,30}?)\s+(?:starts|begins|kicks\s+off|is\s+starting"
+    r"|is\s+going\s+ahead|is\s+on\s+track|gets\s+going)\b",
     _I,
 )
 _NOT_TOPICS = frozenset({"it", "that", "this", "them", "something", "one", "money", "now"})
@@ -44,7 +50,7 @@ _NOT_TOPICS = frozenset({"it", "that", "this", "them", "something", "one", "mone
 def find(clause: Clause) -> list[Draft]:
     text = clause.text
     out: list[Draft] = []
-    for m in _TOWARD.finditer(text):
+    for m in (*_TOWARD.finditer(text), *_STARTS.finditer(text)):
         named = m.group(0).lower().startswith(("my ", "our ", "the "))
         if not named and not subject_is_user(text, m.start()):
             continue
@@ -68,7 +74,7 @@ def _plan(m: re.Match[str]) -> Draft | None:
     elif topic in PROJECT_HEADS or topic.rstrip("s") in PROJECT_HEADS:
         slot, cats = project_slot(obj), d.PROJECT
     elif re.match(r"(?-i:[A-Z])", obj) and len(obj.split()) <= 3:
-        slot, cats = trip_slot(obj), d.TRIP  # "our plan is to do Iceland": a destination
+        slot, cats = trip_slot(obj), d.TRIP  # "do Iceland next summer": a destination
     else:
         return None
     return d.from_match("plan.named", slot, "planned", m, cats, d.R, d.STATED, 16)
