@@ -75,6 +75,12 @@ def test_what_is_not_a_change_statement() -> None:
     assert named_words("minor figures changed their recipe, bonsoy oat instead") == set()
     assert named_words("we dropped off the cake at the party") == set()
     assert named_words("I quit the choir after ten years") == {"choir"}
+    # Weighed, not made (Appendix F: both values stand): a hedge, a condition, a question.
+    assert named_words("kinda thinking about quitting my job at the bank") == set()
+    assert named_words("I might give up the garden this year") == set()
+    assert named_words("if I left Google I'd lose my stock") == set()
+    assert named_words("should I quit the choir?") == set()
+    assert named_words("I was thinking about it and I quit the choir") == {"choir"}
     assert named_words("We left Berlin last month, we're in Lyon now") == {"berlin"}  # not when
     assert named_words("forget the Husky Lakes camp, the ground slumped") == {
         "husky",

@@ -58,6 +58,10 @@ WITHDRAWN = (
     ("Working on a business plan for a bike repair shop", "the business idea is off the table"),
     ("I'm starting a pottery shop on the side", "Change of plans: the side hustle isn't happening"),
     ("My plan is a semester abroad in Copenhagen", "my semester abroad? dead, the visa never came"),
+    # A verdict that the plan will not take place (round 5).
+    ("Drew up plans for a cabin at the coast", "The cabin's dead."),
+    ("We're redoing the kitchen this spring", "The kitchen reno won't happen"),
+    ("Sent off my application for the Seoul exchange", "The exchange isn't going ahead"),
 )  # fmt: skip
 KEYED_HERE = (
     ("My side hustle plan: a food truck", "the business idea is off the table"),
@@ -111,3 +115,34 @@ def test_a_plan_withdrawn_in_other_words_is_masked(app: App, plan: str, withdraw
     assert states["plan"] == {LifecycleState.RETRACTED}, (plan, withdrawal, states)
     assert states["chat"] == {LifecycleState.ACTIVE}
     assert LifecycleState.RETRACTED not in states["off"]
+
+
+#: (a plan, a withdrawal only weighed: a condition, a hedge, a question) — the plan stands
+#: (paper Appendix F, AV9: a tentative change leaves both values; "maybe we'll scrap it"
+#: retracts nothing).
+WEIGHED = (
+    ("Drew up plans for a cabin at the coast", "If we called off the cabin project I'd be gutted"),
+    ("Working on the exchange application for Kyoto", "if the visa fails we cancel the exchange"),
+    ("I'm working on a book proposal about street food", "I might give up the book"),
+    ("Saving up for a big Morocco trip", "kinda thinking about dropping the Morocco trip"),
+    ("We're redoing the kitchen this spring", "should I scrap the kitchen reno?"),
+    ("Sent off my application for the Seoul exchange", "the exchange probably won't happen"),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(("plan", "withdrawal"), WEIGHED)
+def test_a_withdrawal_only_weighed_keeps_the_plan(app: App, plan: str, withdrawal: str) -> None:
+    user = f"w{WEIGHED.index((plan, withdrawal))}"
+    states = states_after(app, user, plan, withdrawal)
+    assert states["plan"] == {LifecycleState.ACTIVE}, (plan, withdrawal, states)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["my grandpa's dead", "the sun won't happen to rise", "I think the party won't happen",
+     "if the visa fails the exchange won't happen"],
+)  # fmt: skip
+def test_a_verdict_on_what_is_no_plan_or_only_a_guess_retracts_nothing(said: str) -> None:
+    turn = TurnEvent(user_id="u", session_id="s", turn_id="t", role="user", text=said,
+                     timestamp=T0)  # fmt: skip
+    assert not [f for f in EXTRACTOR.extract(turn) if f.retracts]

@@ -57,6 +57,12 @@ def test_replacement_cues_and_their_negation() -> None:
     assert is_replacement("I switched to decaf after new year")
     assert is_replacement("I don't drink dairy anymore")  # itself says the old value ended
     assert not is_replacement("I wouldn't switch to soy milk instead, ever")
+    # Only weighed, not made (Appendix F, AV9): the old value stands.
+    assert not is_replacement("might switch to oat milk")
+    assert not is_replacement("kinda thinking about switching to soy instead")
+    assert not is_replacement("should I switch to decaf?")
+    assert not is_replacement("if I moved to Denver I'd miss the mountains")
+    assert is_replacement("I thought about it for weeks and I switched to decaf")
     assert not is_replacement("I'd never want anything instead of my flat white")
     assert not is_replacement("oat milk is the only milk I buy")
 

@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schemas.categories import Category, LifecycleState
+from schemas.categories import Category, LifecycleState, UpdateSemantics
 from schemas.events import EdgeEvent, ForgetCommand
 from schemas.policy import load_policy
 from tests.unit.edge_helpers import axis, edge, near
@@ -43,6 +43,12 @@ def free(edge_id: str, day: float, vector: np.ndarray, value: str | None = None,
     e = edge(edge_id, day=day, slot=None, update="accumulate", vector=vector,
              category=Category.OTHER, **kw)  # type: ignore[arg-type]  # fmt: skip
     return e.model_copy(update={"value": value})
+
+
+def hedged(edge_id: str, day: float, vector: np.ndarray, value: str) -> EdgeEvent:
+    """An unkeyed fact the extractor read as tentative ("might switch to …": soft, 0.4)."""
+    e = free(edge_id, day, vector, value=value)
+    return e.model_copy(update={"update": UpdateSemantics.SOFT, "confidence": 0.4})
 
 
 def raw_turn(edge_id: str, day: float, vector: np.ndarray) -> EdgeEvent:
@@ -87,6 +93,19 @@ def test_an_unsure_match_is_a_soft_update() -> None:
     (pressure,) = tea.soft_pressures  # type: ignore[attr-defined]
     assert pressure.by == "s9/t1#raw" and 0 < pressure.gamma < 0.5
     assert not lc["s9/t1#raw"].associated.hard  # type: ignore[attr-defined]
+
+
+def test_a_hedged_value_stays_soft_however_close_the_match() -> None:
+    """ "might switch to matcha" (extracted `soft`, unkeyed) at a clear match and another
+    value: the tea stands beside it (Appendix F: "thinking about moving to London" keeps
+    Istanbul), lowered through Ω only."""
+    svc, vectors = service()
+    svc.apply(keyed("tea", 0, "user.morning_drink", "green tea", DRINK))
+    svc.apply(hedged("maybe", 40, near(DRINK, HARD + 0.05, 5), "matcha"))
+    lc = records(vectors)
+    assert lc["tea"].state is S.ACTIVE  # type: ignore[attr-defined]
+    assert [p.by for p in lc["tea"].soft_pressures] == ["maybe"]  # type: ignore[attr-defined]
+    assert not lc["maybe"].associated.hard  # type: ignore[attr-defined]
 
 
 def test_weak_matches_and_accumulate_slots_attract_nothing() -> None:
@@ -152,6 +171,7 @@ STREAM = [
         "city", 0, "user.current_city", "Istanbul", CITY, category=Category.IDENTITY_SELF_CONCEPT
     ),
     free("other", 60, axis(11), value="jazz"),
+    hedged("hedged", 45, near(DRINK, HARD + 0.08, 12), "matcha"),
 ]
 
 

@@ -95,6 +95,18 @@ PURE_HEDGE = re.compile(
 )
 
 
+#: A condition, a question about acting, or a guess: "if we cancel the trip", "should I
+#: quit?", "the exchange probably won't happen".
+_CONDITIONAL = re.compile(
+    r"\b(?:if|unless|whether|in\s+case|should\s+(?:i|we)|shall\s+(?:i|we)|do\s+(?:i|we)"
+    r"|what\s+if|probably|likely|i\s+(?:think|guess|suppose|doubt))\b",
+    re.IGNORECASE,
+)
+#: Where the clause of a change verb begins (scanning back) and its sentence ends.
+_CLAUSE_START = re.compile(r"[.!?;:\n,]|\b(?:and|but|so|because|cause|then)\b", re.IGNORECASE)
+_SENTENCE_STOP = re.compile(r"[.!;\n]|\?")
+
+
 @dataclass(frozen=True, slots=True)
 class Clause:
     """One clause of a user turn: its text, its sentence, and where it sits in the turn."""
@@ -178,6 +190,24 @@ def negated(clause: str, start: int, end: int) -> bool:
 
 def hedged(text: str) -> bool:
     return _HEDGE.search(text) is not None
+
+
+def tentative(text: str, start: int, end: int, *, within: bool = False) -> bool:
+    """Whether the change stated at `text[start:end]` is only weighed, not made (paper
+    Appendix F: "thinking about moving to London" leaves "lives in Istanbul" standing; §5
+    AV9): a hedge or a condition earlier in its clause ("kinda thinking about quitting my
+    job", "might switch to oat", "if we cancel the trip"), or its sentence is a question
+    ("should I scrap the cabin plan?"). The mechanisms that act on a raw turn's change verb
+    (change naming, a latent slot's replacement cue, retractions) use it; what it holds is at
+    most a soft update. `within`: the statement's own words count too (a verdict on a plan,
+    "the exchange probably won't happen", says its hedge inside the match)."""
+    before = text[:start]
+    cuts = [m.end() for m in _CLAUSE_START.finditer(before)]
+    clause = before[cuts[-1] if cuts else 0 :] + (" " + text[start:end] if within else "")
+    if _HEDGE.search(clause) or _CONDITIONAL.search(clause):
+        return True
+    stop = _SENTENCE_STOP.search(text, end)
+    return stop is not None and stop.group(0) == "?"
 
 
 def has_first_person(text: str) -> bool:

@@ -38,6 +38,7 @@ from collections.abc import Sequence
 
 from schemas.categories import Category, UpdateSemantics
 from schemas.events import EdgeEvent, normalize_slot_key, normalize_weights
+from workers.extraction.clauses import tentative
 from workers.extraction.dates import find_event_time
 from workers.extraction.prototypes import ATTRIBUTE_MARGIN, SECOND_CATEGORY, Verdict
 
@@ -82,9 +83,12 @@ _FIRST_PERSON = re.compile(r"\b(?:i|im|ive|ill|id|my|me|mine|myself)\b")
 
 
 def is_replacement(text: str) -> bool:
-    """Whether `text` says a value replaced another ("… bonsoy oat instead"), not negated."""
+    """Whether `text` says a value replaced another ("… bonsoy oat instead"), not negated and
+    not only weighed ("might switch to oat", "should I switch to soy?": `clauses.tentative`)."""
     lowered = _APOSTROPHES.sub("", text.lower())
     for found in _REPLACEMENT.finditer(lowered):
+        if tentative(lowered, found.start(), found.end()):
+            continue  # "might switch to oat": the old value stands (Appendix F, AV9)
         word = found.group(0)
         if word.startswith(("no longer", "not any")) or word == "anymore":
             return True  # itself a negation: what it denies is the old value

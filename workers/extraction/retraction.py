@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 
 from workers.extraction import draft as d
-from workers.extraction.clauses import Clause, subject_is_user
+from workers.extraction.clauses import Clause, subject_is_user, tentative
 from workers.extraction.draft import Draft
 from workers.extraction.lexicon import HOBBIES, LANGUAGES, PETS, words
 from workers.extraction.patterns_plans import PROJECT_HEADS
@@ -63,9 +63,24 @@ _MARKERS: tuple[re.Pattern[str], ...] = tuple(
         rf"^(?P<t>{_NP})\?\s+(?:(?:it's|that's|it\s+is|that\s+is|it\s+was|that\s+was)\s+)?"
         r"(?:not\s+happening|dead|off|over|cancell?ed|scrapped|called\s+off|shelved|history"
         r"|a\s+no-?\s?go|not\s+going\s+ahead|never\s+happening|done\s+for)\b",
+        # A verdict that the plan will not take place (paper §3.3/Appendix K: "plan is dead",
+        # "scrapped"): "the reno won't happen", "the camp isn't going ahead".
+        rf"\b(?P<t>{_NP}|it|that)(?:['’]s|\s+(?:is|was|are))?\s+(?:(?:just|simply|definitely)\s+)?"
+        r"(?:(?:won't|wont|will\s+not|isn't|isnt|is\s+not|ain't|not|never)\s+(?:going\s+to"
+        r"|gonna)\s+happen(?!\s+to\b)|(?:won't|wont|will\s+not|will\s+never)\s+happen(?!\s+to\b)"
+        r"|(?:(?:is|are|'s)\s+not|isn't|isnt|aren't|won't\s+be|(?:is|'s)\s+no\s+longer)"
+        r"\s+going\s+ahead)\b",
+        # The verdicts of the first marker with a contracted copula: "the cabin's dead".
+        rf"\b(?P<t>{_NP})['’]s\s+(?:officially\s+|totally\s+|completely\s+|definitely\s+"
+        r"|basically\s+|now\s+)?(?:dead|off(?!\s+\w)|done\s+for|not\s+happening|cancell?ed"
+        r"|scrapped|a\s+no-?\s?go|history|toast|called\s+off|shelved|axed)\b",
     )
 )
-_GUARDED = frozenset({len(_MARKERS) - 3})
+#: The verdicts that the plan will not take place (a target named before the verdict).
+_VERDICTS = frozenset({15, 16})
+#: Only for a plan-like target: the weak marker ("dropping …", "no more …"), and the
+#: verdicts added in round 5 ("my grandpa's dead", "the sun won't happen to rise" are no plans).
+_GUARDED = frozenset({12}) | _VERDICTS
 #: Markers whose verb must be the user's ("I decided against …", "we gave up on …").
 _SPEAKER_MARKERS = frozenset({7, 8, 10, 11, 12})
 _OTHERS = re.compile(r"(?:your|his|her|their)\b", _I)
@@ -98,6 +113,9 @@ def find(clause: Clause) -> list[Draft]:
                 continue  # "gave up on Japanese", "gave up on chess": the leisure families
             if index in _SPEAKER_MARKERS and not subject_is_user(clause.text, m.start()):
                 continue
+            if tentative(clause.sentence_text or clause.text, *_in_sentence(clause, m),
+                         within=index in _VERDICTS):  # fmt: skip
+                continue  # "if we cancel the trip …", "should I scrap it?": nothing withdrawn
             out.append(
                 Draft(
                     kind="retraction",
@@ -113,6 +131,13 @@ def find(clause: Clause) -> list[Draft]:
                 )
             )
     return out
+
+
+def _in_sentence(clause: Clause, m: re.Match[str]) -> tuple[int, int]:
+    """Where a marker found in `clause` sits in the clause's sentence (the question mark
+    that makes it tentative may be past the clause's end)."""
+    offset = clause.sentence_text.find(clause.text) if clause.sentence_text else -1
+    return (m.start(), m.end()) if offset < 0 else (offset + m.start(), offset + m.end())
 
 
 def is_pronoun(target: str) -> bool:

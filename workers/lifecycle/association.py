@@ -124,6 +124,7 @@ def best_match(edge: EdgeEvent, anchors: Sequence[EdgeEvent], policy: Policy) ->
         edge.edge_id,
         edge.embedding.b64,
         edge.value,
+        edge.update,
         count,
         rules.soft_cosine,
         rules.hard_cosine,
@@ -177,8 +178,11 @@ def _decide(edge: EdgeEvent, anchor: EdgeEvent, score: float, policy: Policy) ->
     if score < rules.soft_cosine:
         return None
     assert anchor.slot_key is not None
+    # A hedged statement ("might switch to oat", extracted `soft`) stays soft however close
+    # the match: both values stand (Appendix F: "thinking about moving to London").
     changed = (
-        edge.value is not None
+        edge.update is not UpdateSemantics.SOFT
+        and edge.value is not None
         and anchor.value is not None
         and edge.value.casefold() != anchor.value.casefold()
     )

@@ -44,6 +44,7 @@ import numpy as np
 from schemas.events import EdgeEvent
 from schemas.policy import Policy
 from schemas.records import ChangeMention
+from workers.extraction.clauses import tentative
 from workers.lifecycle.association import (
     FREE_PREFIX,
     PSEUDO_PREFIX,
@@ -54,6 +55,7 @@ from workers.lifecycle.association import (
 from workers.lifecycle.rules import group_key
 from workers.ports import SlotIndex
 from workers.text.bm25 import tokenize
+from workers.text.heads import words_by_head
 
 CHANGES = PSEUDO_PREFIX + "changes"
 NAMED_PREFIX = PSEUDO_PREFIX + "named:"
@@ -107,12 +109,15 @@ class Naming:
 def named_objects(text: str) -> list[tuple[str, ...]]:
     """The content words of each thing a change statement says ended, its head (the noun
     phrase's last word) last ("I left Google last month and joined Anthropic" → (googl,);
-    time words are not values); none from a negated one ("I'll never forget the day …")."""
+    time words are not values); none from a negated one ("I'll never forget the day …") or a
+    tentative one ("thinking about quitting my job", "should I drop the class?")."""
     lowered = _APOSTROPHES.sub("", text.lower())
     out: list[tuple[str, ...]] = []
     for found in _NAMING.finditer(lowered):
         if _NEGATED.search(lowered[max(0, found.start() - 40) : found.start()]):
             continue
+        if tentative(lowered, found.start(), found.end()):
+            continue  # "kinda thinking about quitting my job": both values stand (Appendix F)
         obj = _CLAUSE.split(found.group(1))[0]
         words = tuple(w for w in tokenize(" ".join(obj.split()[:_OBJECT_WORDS])) if w not in _WHEN)
         if words:
@@ -130,10 +135,7 @@ def shared_words(change_text: str, old_text: str) -> frozenset[str]:
     thing whose *head* the earlier turn says ("moved from my home country" names a turn
     about a country, not every turn with "a loving home" in it — a LoCoMo false
     supersession; "stopped doing the bear tours" names "I run polar bear tours")."""
-    old = set(tokenize(old_text))
-    return frozenset(
-        w for words in named_objects(change_text) if words[-1] in old for w in words if w in old
-    )
+    return words_by_head(named_objects(change_text), set(tokenize(old_text)))
 
 
 def is_change(edge: EdgeEvent) -> bool:

@@ -8,11 +8,13 @@ another session than the plan, the guess rarely matches the slot the plan was gi
 stayed current (paper AV7, selective forgetting, fails).
 
 Here a retraction is *unresolved* when none of the slots it names has a member ingested
-before it. It then retracts the user's earlier edge that (a) shares a content word with the
-names of those slots — the thing the user named — and (b) is the most similar to it among
-those (cosine of the stored embeddings ≥ `association.retraction_cosine`; ties go to the
-smaller slot, then edge id). The edge's slot is retracted as by any retraction (a keyed slot:
-its members before the retraction; a raw turn: that turn).
+before it. It then retracts the user's earlier edge that (a) says the head (last content
+word) of one of those slots' names — the thing the user named, not a word that only says
+which one: "forget about the second shop" does not reach "back in a second" — and (b) is
+the most similar to it among those (cosine of the stored embeddings ≥
+`association.retraction_cosine`; ties go to the smaller slot, then edge id). The edge's
+slot is retracted as by any retraction (a keyed slot: its members before the retraction; a
+raw turn: that turn).
 
 Like slot association this is a function of the edge set: the target of a retraction depends
 only on the user's edges ingested before it. The bookkeeping (pseudo-slots of the slot
@@ -34,6 +36,7 @@ from schemas.policy import Policy
 from workers.lifecycle.association import PSEUDO_PREFIX, is_pseudo
 from workers.lifecycle.rules import group_key
 from workers.ports import SlotIndex
+from workers.text.heads import words_by_head
 
 RETRACTIONS = PSEUDO_PREFIX + "retractions"
 RT_PREFIX = PSEUDO_PREFIX + "rt:"
@@ -52,13 +55,28 @@ class Target:
     score: float
 
 
-def named_words(retraction: EdgeEvent) -> set[str]:
-    """The content words of the slots a retraction names (`project.ubc_exchange` → ubc,
-    exchange): what the user said they are dropping."""
-    out: set[str] = set()
+def named_things(retraction: EdgeEvent) -> list[tuple[str, ...]]:
+    """The content words of each slot a retraction names, its head last
+    (`project.ubc_exchange` → (ubc, exchange)): what the user said they are dropping."""
+    out: list[tuple[str, ...]] = []
     for slot in retraction.retracts:
-        out |= {_stem(w) for w in re.split(r"[._\s-]+", slot.lower())[1:] if w}
-    return {w for w in out if len(w) > 2 and w not in _GENERIC}
+        stems = (_stem(w) for w in re.split(r"[._\s-]+", slot.lower())[1:] if w)
+        words = tuple(w for w in stems if len(w) > 2 and w not in _GENERIC)
+        if words:
+            out.append(words)
+    return out
+
+
+def named_words(retraction: EdgeEvent) -> set[str]:
+    """Every content word of the slots a retraction names (`named_things`)."""
+    return {w for words in named_things(retraction) for w in words}
+
+
+def _names(things: list[tuple[str, ...]], edge: EdgeEvent) -> bool:
+    """Whether an earlier edge is one of the things a retraction names: it says the head of
+    one ("forget about the second shop" names a turn about a shop, not one that says "back
+    in a second"; `workers/text/heads.py`, as change naming does)."""
+    return bool(words_by_head(things, _edge_words(edge)))
 
 
 def _words(text: str) -> set[str]:
@@ -102,9 +120,9 @@ def find_target(retraction: EdgeEvent, edges: Sequence[EdgeEvent], policy: Polic
     earlier = [e for e in edges if is_candidate(e, retraction)]
     if any(group_key(e) in retraction.retracts for e in earlier):
         return None  # resolved: the slot it names has members before it
-    wanted = named_words(retraction)
+    things = named_things(retraction)
     named = sorted(
-        {e.edge_id: e for e in earlier if wanted & _edge_words(e)}.values(),
+        {e.edge_id: e for e in earlier if _names(things, e)}.values(),
         key=lambda e: (e.ingest_time, e.edge_id),
     )
     return _closest(retraction, named, policy)
@@ -133,12 +151,13 @@ def find_target_indexed(retraction: EdgeEvent, edges: UserEdges, policy: Policy)
     for slot in retraction.retracts:
         if any(is_candidate(e, retraction) for e in edges.by_slot.get(slot, ())):
             return None  # resolved: the slot it names has members before it
+    things = named_things(retraction)
     named = sorted(
         {
             e.edge_id: e
-            for word in named_words(retraction)
-            for e in edges.by_word.get(word, ())
-            if is_candidate(e, retraction)
+            for head in sorted({words[-1] for words in things})
+            for e in edges.by_word.get(head, ())
+            if is_candidate(e, retraction) and _names(things, e)
         }.values(),
         key=lambda e: (e.ingest_time, e.edge_id),
     )
