@@ -7,6 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from schemas.events import EdgeEvent, ForgetCommand
 from workers.export import dumps_stable, export_user
@@ -14,6 +18,16 @@ from workers.lifecycle.service import LifecycleService
 from workers.stores.memory_vectors import InMemoryVectorIndex
 
 MakeService = Callable[[], tuple[LifecycleService, InMemoryVectorIndex]]
+
+
+def given_deliveries(stream: Sequence[EdgeEvent], max_repeats: int) -> Callable[..., Any]:
+    """Hypothesis: the test gets `stream` in any order and up to `max_repeats` repeated edges."""
+    return given(st.permutations(stream), st.lists(st.sampled_from(stream), max_size=max_repeats))
+
+
+def given_forgets(stream: Sequence[EdgeEvent]) -> Callable[..., Any]:
+    """Hypothesis: the test gets `stream` in any order and the id of one edge to forget."""
+    return given(st.permutations(stream), st.sampled_from([e.edge_id for e in stream]))
 
 
 def _export(vectors: InMemoryVectorIndex) -> str:

@@ -12,14 +12,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import settings
 
 from schemas.categories import Category, LifecycleState
 from schemas.events import EdgeEvent
 from schemas.policy import load_policy
 from tests.unit.edge_helpers import axis, edge, near
-from tests.unit.lifecycle_properties import assert_delivery_order_free, assert_forget_converges
+from tests.unit.lifecycle_properties import (
+    assert_delivery_order_free,
+    assert_forget_converges,
+    given_deliveries,
+    given_forgets,
+)
 from tests.unit.test_retraction_retargeting import raw, service, states
 from workers.lifecycle.change_naming import is_change, named_words, names, shared_words
 from workers.query.explain import reasons
@@ -159,7 +163,7 @@ STREAM = [
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.permutations(STREAM), st.lists(st.sampled_from(STREAM), max_size=3))
+@given_deliveries(STREAM, 3)
 def test_order_and_duplication_do_not_change_the_outcome(
     order: list[EdgeEvent], repeats: list[EdgeEvent]
 ) -> None:
@@ -173,7 +177,7 @@ def test_order_and_duplication_do_not_change_the_outcome(
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.permutations(STREAM), st.sampled_from([e.edge_id for e in STREAM]))
+@given_forgets(STREAM)
 def test_a_forget_converges_to_never_having_seen_the_fact(
     order: list[EdgeEvent], forgotten: str
 ) -> None:

@@ -9,14 +9,18 @@ most similar to it. Witnesses, the guards, and order/forget independence.
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import settings
 
 from schemas.categories import Category, LifecycleState
 from schemas.events import EdgeEvent
 from schemas.policy import load_policy
 from tests.unit.edge_helpers import axis, edge, near
-from tests.unit.lifecycle_properties import assert_delivery_order_free, assert_forget_converges
+from tests.unit.lifecycle_properties import (
+    assert_delivery_order_free,
+    assert_forget_converges,
+    given_deliveries,
+    given_forgets,
+)
 from workers.lifecycle.retargeting import find_target, named_words
 from workers.lifecycle.service import LifecycleService
 from workers.stores.memory_slots import InMemorySlotIndex
@@ -122,7 +126,7 @@ STREAM = [
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.permutations(STREAM), st.lists(st.sampled_from(STREAM), max_size=3))
+@given_deliveries(STREAM, 3)
 def test_order_and_duplication_do_not_change_the_outcome(
     order: list[EdgeEvent], repeats: list[EdgeEvent]
 ) -> None:
@@ -134,7 +138,7 @@ def test_order_and_duplication_do_not_change_the_outcome(
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.permutations(STREAM), st.sampled_from([e.edge_id for e in STREAM]))
+@given_forgets(STREAM)
 def test_a_forget_converges_to_never_having_seen_the_fact(
     order: list[EdgeEvent], forgotten: str
 ) -> None:

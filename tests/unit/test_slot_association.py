@@ -10,14 +10,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import settings
 
 from schemas.categories import Category, LifecycleState, UpdateSemantics
 from schemas.events import EdgeEvent, ForgetCommand
 from schemas.policy import load_policy
 from tests.unit.edge_helpers import axis, edge, near
-from tests.unit.lifecycle_properties import assert_delivery_order_free, assert_forget_converges
+from tests.unit.lifecycle_properties import (
+    assert_delivery_order_free,
+    assert_forget_converges,
+    given_deliveries,
+    given_forgets,
+)
 from workers.lifecycle.association import best_match
 from workers.lifecycle.service import LifecycleService
 from workers.stores.memory_slots import InMemorySlotIndex
@@ -176,7 +180,7 @@ STREAM = [
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.permutations(STREAM), st.lists(st.sampled_from(STREAM), max_size=5))
+@given_deliveries(STREAM, 5)
 def test_order_and_duplication_do_not_change_the_outcome(
     order: list[EdgeEvent], repeats: list[EdgeEvent]
 ) -> None:
@@ -189,7 +193,7 @@ def test_order_and_duplication_do_not_change_the_outcome(
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.permutations(STREAM), st.sampled_from([e.edge_id for e in STREAM]))
+@given_forgets(STREAM)
 def test_a_forget_converges_to_never_having_seen_the_fact(
     order: list[EdgeEvent], forgotten: str
 ) -> None:

@@ -210,6 +210,26 @@ def tentative(text: str, start: int, end: int, *, within: bool = False) -> bool:
     return stop is not None and stop.group(0) == "?"
 
 
+#: Words that deny what follows them within a few words ("I'd never switch to …", "not gonna
+#: give up"); text with its apostrophes folded away (`fold_apostrophes`).
+_DENIALS = r"(?:not|never|no|dont|doesnt|didnt|cant|cannot|couldnt|wont|wouldnt|shouldnt"
+_APOSTROPHES = re.compile(r"['’‘`]")
+
+
+def fold_apostrophes(text: str) -> str:
+    """`text` lowercased with its apostrophes dropped ("I'd" → "id"), as the negation and
+    subject word lists are written."""
+    return _APOSTROPHES.sub("", text.lower())
+
+
+def negation_before(*, within_words: int, ever: bool = False) -> re.Pattern[str]:
+    """A pattern that finds a negation ending at most `within_words` words before the end of
+    the (folded) text it searches; `ever` counts "ever" as one ("I'll ever forget …" is only
+    ever said negated)."""
+    listed = _DENIALS + ("|ever)" if ever else ")")
+    return re.compile(rf"\b{listed}\W+(?:\w+\W+){{0,{within_words}}}$")
+
+
 def has_first_person(text: str) -> bool:
     return FIRST_PERSON.search(text) is not None
 

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 
 from schemas.categories import Category, UpdateSemantics
 from schemas.events import EdgeEvent, normalize_slot_key, normalize_weights
-from workers.extraction.clauses import tentative
+from workers.extraction.clauses import fold_apostrophes, negation_before, tentative
 from workers.extraction.dates import find_event_time
 from workers.extraction.prototypes import ATTRIBUTE_MARGIN, SECOND_CATEGORY, Verdict
 
@@ -61,11 +61,7 @@ _REPLACEMENT = re.compile(
     r"|joined|converted to|no longer|not any ?more|anymore)\b"
 )
 #: A replacement said not to happen ("I'd never switch to …", "I won't use anything instead").
-_NEGATED = re.compile(
-    r"\b(?:not|never|no|dont|doesnt|didnt|cant|cannot|couldnt|wont|wouldnt|shouldnt)"
-    r"\W+(?:\w+\W+){0,4}$"
-)
-_APOSTROPHES = re.compile(r"['’‘`]")
+_NEGATED = negation_before(within_words=4)
 #: A date that names one occurrence: relative to the turn ("tomorrow", "this Saturday", "next
 #: week", "in two days"), with its weekday, or with its year. A bare month and day is also
 #: how standing dates are told ("my birthday is March 16", "rent is due on the 1st"): with no
@@ -85,7 +81,7 @@ _FIRST_PERSON = re.compile(r"\b(?:i|im|ive|ill|id|my|me|mine|myself)\b")
 def is_replacement(text: str) -> bool:
     """Whether `text` says a value replaced another ("… bonsoy oat instead"), not negated and
     not only weighed ("might switch to oat", "should I switch to soy?": `clauses.tentative`)."""
-    lowered = _APOSTROPHES.sub("", text.lower())
+    lowered = fold_apostrophes(text)
     for found in _REPLACEMENT.finditer(lowered):
         if tentative(lowered, found.start(), found.end()):
             continue  # "might switch to oat": the old value stands (Appendix F, AV9)
@@ -165,7 +161,7 @@ def with_raw_meaning(raw: Sequence[EdgeEvent], verdicts: Sequence[Verdict]) -> l
                     }
                 )
             ]
-    lowered = _APOSTROPHES.sub("", edge.text.lower())
+    lowered = fold_apostrophes(edge.text)
     slot = latent_slot(lowered, verdict)
     if slot is None:
         return [edge]

@@ -44,7 +44,7 @@ import numpy as np
 from schemas.events import EdgeEvent
 from schemas.policy import Policy
 from schemas.records import ChangeMention
-from workers.extraction.clauses import tentative
+from workers.extraction.clauses import fold_apostrophes, negation_before, tentative
 from workers.lifecycle.association import (
     FREE_PREFIX,
     PSEUDO_PREFIX,
@@ -71,11 +71,7 @@ _NAMING = re.compile(
     r"|retired from|resigned from)\s+([^,.;:!?()\"]+)"
 )
 #: A cessation said not to happen ("I'll never forget the day …", "not gonna give up").
-_NEGATED = re.compile(
-    r"\b(?:not|never|no|dont|doesnt|didnt|cant|cannot|couldnt|wont|wouldnt|shouldnt|ever)"
-    r"\W+(?:\w+\W+){0,2}$"
-)
-_APOSTROPHES = re.compile(r"['’‘`]")
+_NEGATED = negation_before(within_words=2, ever=True)
 #: Where an object ends: the next clause.
 _CLAUSE = re.compile(r"\b(?:and|but|so|because|since|then|after|when|which|who)\b")
 #: At most this many words of an object name the old value ("left Google last month").
@@ -111,7 +107,7 @@ def named_objects(text: str) -> list[tuple[str, ...]]:
     phrase's last word) last ("I left Google last month and joined Anthropic" → (googl,);
     time words are not values); none from a negated one ("I'll never forget the day …") or a
     tentative one ("thinking about quitting my job", "should I drop the class?")."""
-    lowered = _APOSTROPHES.sub("", text.lower())
+    lowered = fold_apostrophes(text)
     out: list[tuple[str, ...]] = []
     for found in _NAMING.finditer(lowered):
         if _NEGATED.search(lowered[max(0, found.start() - 40) : found.start()]):
