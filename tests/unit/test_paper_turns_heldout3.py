@@ -5,8 +5,10 @@ label must be an error, never a question that passes whatever is served."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections import defaultdict
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -16,6 +18,8 @@ from bench.paper_turns.cases import CaseError, load, parse
 
 HELDOUT3 = SEALED["heldout3"]
 ATTACK_VECTORS = {f"AV{n}" for n in range(1, 10)}
+#: The turn id `cases.parse` gives a turn without a label.
+UNLABELLED = re.compile(r"[ua]\d\d-\d\d")
 
 
 def _docs() -> dict[str, dict[str, Any]]:
@@ -99,3 +103,39 @@ def test_an_absent_question_without_a_stale_label_is_an_error() -> None:
     question["stale"] = []
     with pytest.raises(CaseError):
         parse(name, {**doc, "question": [question]})
+
+
+def test_the_gold_metadata_telling_asks_the_same_questions_with_the_same_labels() -> None:
+    from bench.paper_cases_data import load_suite
+
+    suite = load_suite(HELDOUT3 / "gold")
+
+    def ids(user: str, edge_ids: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(e.removeprefix(f"h3-{user}/") for e in edge_ids)
+
+    gold: set[tuple[object, ...]] = set()
+    for q in suite.questions:
+        user = q.user_id.removeprefix("h3-")
+        gold.add((user, q.qid, q.text, q.as_of, q.mode, ids(user, q.gold), ids(user, q.stale)))
+    turns: set[tuple[object, ...]] = set()
+    for persona in load(HELDOUT3):
+        for asked in persona.questions:
+            key = (persona.user_id, asked.case, asked.text, asked.as_of, asked.mode)
+            turns.add((*key, asked.gold, asked.stale))
+    assert gold == turns
+
+
+def test_every_labelled_turn_has_its_gold_fact_at_the_turns_time() -> None:
+    from bench.paper_cases_data import load_suite
+
+    suite = load_suite(HELDOUT3 / "gold")
+    times = {str(e["edge_id"]): str(e["ingest_time"]) for e in suite.edges}
+    for persona in load(HELDOUT3):
+        for turn in persona.turns:
+            if turn.role != "user" or UNLABELLED.fullmatch(turn.turn_id):
+                continue  # an unlabelled turn: only the A.7.1 distractors have facts
+            edge = f"h3-{persona.user_id}/{turn.turn_id}"
+            assert edge in times, edge
+            # The loader spaces one user's facts a minute apart, in file order.
+            told = datetime.fromisoformat(times[edge])
+            assert timedelta(0) <= told - turn.timestamp < timedelta(minutes=20), edge
