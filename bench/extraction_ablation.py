@@ -165,12 +165,11 @@ def _lifecycle(directory: Path, embedder: str, root: Path) -> dict[str, Any]:
 def _end_to_end(
     args: argparse.Namespace, root: Path, left_out: Sequence[str], heavy: bool
 ) -> dict[str, Any]:
-    from bench.paper_turns import SETS
-
     label = "+".join(left_out) or "baseline"
     out: dict[str, Any] = {}
+    from bench.paper_turns import SETS
+
     with without(left_out):
-        # Every development set (heldout2 since 948bbee); a SEALED set never.
         for name in SETS:
             print(f"bench extraction-ablation: {label}: paper turns {name}", file=sys.stderr)
             out[f"paper {name}"] = _paper_turns(name, args.embedder)
