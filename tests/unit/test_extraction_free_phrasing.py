@@ -1,0 +1,125 @@
+"""Values, retractions and dates said in free phrasing: general constructions, not sentences.
+
+Issue 11 ("Growing regexes per phrasing does not converge"): each test below states one
+construction in several wordings written for this file (none from the paper-turn sets), so a
+change that only fits one sentence fails here.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from schemas.categories import Category
+from schemas.events import TurnEvent
+from schemas.policy import load_policy
+from tests.unit.test_raw_turns import raw_turn, verdict
+from workers.extraction.dates import find_event_time, is_bare_month
+from workers.extraction.raw_turns import with_raw_meaning
+from workers.extraction.rules import RuleExtractor
+from workers.lifecycle.rules import edge_expires_at
+
+SAID = datetime(2025, 3, 1, 10, tzinfo=UTC)
+POLICY = load_policy()
+
+
+def turn(text: str, n: int = 0) -> TurnEvent:
+    return TurnEvent(user_id="u1", session_id="s", turn_id=f"t{n}", role="user", text=text,
+                     timestamp=SAID + timedelta(days=n))  # fmt: skip
+
+
+# --- a month named without a day (paper Appendix K: "contextual months") ---
+
+
+@pytest.mark.parametrize(
+    ("text", "month", "year"),
+    [
+        ("the board review is slated for october, everyone is nervous", 10, 2025),
+        ("our open day got pushed to june because of the strike", 6, 2025),
+        ("the audit happens in february, so no holidays for me", 2, 2026),  # next February
+        ("the kitchen fitters come by july at the latest", 7, 2025),
+    ],
+)
+def test_a_bare_month_after_a_preposition_is_dated(text: str, month: int, year: int) -> None:
+    mention = find_event_time(text, SAID, "future")
+    assert mention is not None and is_bare_month(mention.text)
+    assert (mention.when.year, mention.when.month) == (year, month)
+
+
+def test_a_month_that_is_a_name_or_a_day_is_no_bare_month() -> None:
+    assert find_event_time("I asked may for help with the garden", SAID, "future") is None
+    mention = find_event_time("the recital is on October 12", SAID, "future")
+    assert mention is not None and not is_bare_month(mention.text)
+
+
+def test_a_fact_less_turn_of_a_bare_month_expires_unless_it_recurs() -> None:
+    upcoming = verdict(kind=Category.OBLIGATIONS)
+    for text in ("the grant panel is scheduled for may, wish me luck",
+                 "big presentation to the investors in april"):  # fmt: skip
+        (edge,) = with_raw_meaning(raw_turn(text), [upcoming])
+        assert edge.event_time is not None and edge.event_time.month in (4, 5)
+        assert edge_expires_at(edge, POLICY) is not None
+    # What comes back every year is not one occurrence: it must not expire.
+    for text in ("my birthday is in may, I always dread it",
+                 "the club renews its fees every january"):  # fmt: skip
+        (edge,) = with_raw_meaning(raw_turn(text), [upcoming])
+        assert edge.event_time is None
+
+
+# --- a plan's verdict on a name without a determiner (paper §3.3, Appendix K) ---
+
+
+@pytest.mark.parametrize(
+    ("plan", "verdict_text", "slot"),
+    [
+        ("thinking about building a treehouse for the kids this summer",
+         "treehouse project is dead, the oak is rotten", "project.treehouse"),
+        ("we're planning a road trip to portugal in august",
+         "portugal trip got cancelled. car died", "trip.portugal.plan"),
+        ("I want to open a bakery one day",
+         "ok bakery idea is officially scrapped", "project.business"),
+        ("planning a trip to iceland next spring",
+         "iceland trip fell through, too expensive", "trip.iceland.plan"),
+    ],
+)  # fmt: skip
+def test_a_verdict_on_a_bare_plan_name_retracts_it(plan: str, verdict_text: str, slot: str) -> None:
+    extractor = RuleExtractor()
+    first = turn(plan)
+    planned = {f.slot_key for f in extractor.extract(first)}
+    assert slot in planned
+    retracted = {s for f in extractor.extract(turn(verdict_text, 1), [first]) for s in f.retracts}
+    assert retracted == {slot}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["battery is dead again, need a charger", "phone is dead lol", "ok party is over, home now",
+     "coffee machine is off, can't function"],
+)  # fmt: skip
+def test_a_bare_name_that_is_no_plan_retracts_nothing(text: str) -> None:
+    assert not any(f.retracts for f in RuleExtractor().extract(turn(text)))
+
+
+# --- a pastime told without "I": by how often, or with the user as the object ---
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("swimming twice a week now, my shoulders feel great", "hobby.swimming"),
+        ("knitting most evenings, it calms me down", "hobby.knitting"),
+        ("my sister got me into pottery over christmas", "hobby.pottery"),
+        ("a colleague has me hooked on chess this year", "hobby.chess"),
+        ("my uncle introduced me to fishing when I was a kid", "hobby.fishing"),
+    ],
+)
+def test_a_pastime_said_without_the_user_as_subject_is_a_hobby(text: str, slot: str) -> None:
+    assert slot in {f.slot_key for f in RuleExtractor().extract(turn(text))}
+
+
+def test_someone_elses_pastime_or_an_object_is_not_the_users_hobby() -> None:
+    for text in ("my sister got into pottery over christmas",
+                 "running my own studio is exhausting"):  # fmt: skip
+        assert not any((f.slot_key or "").startswith("hobby.") for f in
+                       RuleExtractor().extract(turn(text)))  # fmt: skip
