@@ -11,14 +11,16 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from schemas.categories import Category
+from schemas.categories import Category, UpdateSemantics
 from schemas.events import TurnEvent
 from schemas.policy import load_policy
+from tests.unit.extraction_helpers import facts_of
 from tests.unit.test_raw_turns import raw_turn, verdict
 from workers.extraction.dates import find_event_time, is_bare_month
 from workers.extraction.raw_turns import with_raw_meaning
 from workers.extraction.rules import RuleExtractor
 from workers.lifecycle.rules import edge_expires_at
+from workers.text.acronyms import expanded, long_forms
 
 SAID = datetime(2025, 3, 1, 10, tzinfo=UTC)
 POLICY = load_policy()
@@ -123,3 +125,56 @@ def test_someone_elses_pastime_or_an_object_is_not_the_users_hobby() -> None:
                  "running my own studio is exhausting"):  # fmt: skip
         assert not any((f.slot_key or "").startswith("hobby.") for f in
                        RuleExtractor().extract(turn(text)))  # fmt: skip
+
+
+# --- an acronym the turn spells out (wrong slot: "moved to the UCC" is no city) ---
+
+
+def test_long_forms_are_only_those_the_text_spells_out() -> None:
+    text = "I'm a Royal Society for the Protection of Birds volunteer, the RSPB is my weekend"
+    assert long_forms(text) == {"RSPB": "Royal Society for the Protection of Birds"}
+    assert long_forms("moved to the USA, the United Kingdom was too grey") == {}
+    assert long_forms("NASA is hiring") == {}
+    assert expanded("User joined the RSPB", long_forms(text)) == (
+        "User joined the Royal Society for the Protection of Birds"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "long"),
+    [
+        ("After a lot of prayer I've moved to the PCA, the Presbyterian Church in America "
+         "feels like home.", "Presbyterian Church in America"),
+        ("I signed up as a Royal Navy Reserve rating; joining the RNR took me a year.",
+         "Royal Navy Reserve"),
+    ],
+)  # fmt: skip
+def test_a_fact_naming_a_defined_acronym_carries_its_long_form(text: str, long: str) -> None:
+    """What the classifier reads (and the user is shown) is what the acronym stands for."""
+    facts = RuleExtractor().extract(turn(text))
+    assert facts and all(long in f.text for f in facts)
+
+
+# --- a value said as a bare "… now", or given to the user by someone else ---
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("finally got the rota sorted. early shifts now, 6 till 2", "user.work_schedule"),
+        ("so, oat milk these days. dairy hates me", "user.milk"),
+    ],
+)
+def test_a_bare_value_marked_now_takes_its_attribute_slot(text: str, slot: str) -> None:
+    (fact,) = [f for f in facts_of(RuleExtractor(), turn(text)) if f.slot_key == slot]
+    assert fact.update is UpdateSemantics.REPLACE
+
+
+def test_a_bare_now_without_a_known_attribute_or_with_a_pronoun_is_no_fact() -> None:
+    for text in ("it's raining now", "tired now, bed", "that is fine now"):
+        assert not facts_of(RuleExtractor(), turn(text))
+
+
+def test_a_value_given_by_someone_else_yields_to_a_numbered_thing() -> None:
+    facts = facts_of(RuleExtractor(), turn("they moved me to desk 14 while the office is redone"))
+    assert [(f.slot_key, f.value) for f in facts] == [("user.desk", "desk 14")]

@@ -99,6 +99,26 @@ _AGAIN = re.compile(
     _I,
 )
 _NOW = re.compile(r"\bnow\s+(?:i|we)\s+(?P<verb>[a-z]+)\s+" + _VAL, _I)
+#: A new value said as a bare noun phrase marked "now", the clause's whole statement ("day
+#: shifts now", "on oat milk now", "sushi now, pizza never"): chat drops the subject and the
+#: verb, "now" says the value is the current one (a change, Table 1). Kept only when the
+#: prototypes name its attribute ("require").
+_NOW_BARE = re.compile(
+    r"^(?:(?:so|and|but|ok|okay|honestly|finally|yeah|anyway)[,:]?\s+)*(?:(?:on|in|at)\s+)?"
+    r"(?P<val>(?!(?:it|that|this|he|she|they|you|i|we|me|there|here)\b)[a-z][\w'-]*"
+    r"(?:\s+[\w'-]+){0,3}?)\s+(?:now|these\s+days|nowadays)(?=\s*(?:$|[,.;!:]))",
+    _I,
+)
+#: The user given a new value by someone else: "they've put me on nights", "got moved to
+#: the Leeds office", "HR switched me to part-time" (a change, like `_SWITCH`).
+_MOVED_ME = re.compile(
+    r"\b(?:put|moved|switched|transferred|promoted|assigned|placed)\s+(?:me|us)\s+"
+    r"(?:on|onto|to|into|over\s+to)\s+"
+    + _VAL
+    + r"|\b(?:i|we)\s+(?:got|was|were|have\s+been|'ve\s+been)\s+(?:moved|switched|transferred"
+    r"|promoted|assigned|put)\s+(?:on|onto|to|into|over\s+to)\s+(?P<val2>[^\s,.;!?][^,.;!?]*)",
+    _I,
+)
 _STOP = re.compile(
     _SUBJ + _ADV + r"\s+(?P<verb>quit|stopped|gave\s+up|given\s+up|dropped|ditched|done\s+with"
     r"|no\s+longer)\s+(?:doing\s+|playing\s+|going\s+to\s+)?"
@@ -256,6 +276,7 @@ def _draft(
     require: bool = False,
     dated: bool = False,
     numeric: bool = False,
+    priority: int = PRIORITY,
 ) -> Draft:
     # "I also love …", "… as well": one more value beside the others, not a replacement.
     also = ALSO.search(m.string) is not None
@@ -267,7 +288,7 @@ def _draft(
         d.OTHER,
         d.A if also and kind in _ADDITIVE else d.R,
         confidence,
-        PRIORITY,
+        priority,
         negatable=negatable,
         statement=statement,
         prototype="require" if require else "decide",
@@ -352,6 +373,18 @@ def find(clause: Clause) -> list[Draft]:
         value = _trim(f"{m['verb']} {m['val']}")
         if _is_value(value):
             out.append(_draft("value.now", m, value, confidence=d.COMMITTED, require=True))
+    for m in _NOW_BARE.finditer(text):
+        value = _trim(m["val"], 4)
+        if _is_value(value):
+            out.append(_draft("value.now", m, value, confidence=d.COMMITTED, require=True,
+                              statement=f"User: {value} now"))  # fmt: skip
+    for m in _MOVED_ME.finditer(text):
+        value = _trim(m["val"] or m["val2"])
+        if _is_value(value):
+            # after the other value families: "moved me to locker 87" is a numbered thing
+            out.append(_draft("value.switch", m, value, confidence=d.COMMITTED, require=True,
+                              statement=f"User was moved to {value}",
+                              priority=PRIORITY + 1))  # fmt: skip
     for m in _STOP.finditer(text):
         raw = m["val"] or m["val2"] or f"{m['verb3']} {m['val3']}"
         value = _trim(raw, 5)
