@@ -178,3 +178,30 @@ def test_a_bare_now_without_a_known_attribute_or_with_a_pronoun_is_no_fact() -> 
 def test_a_value_given_by_someone_else_yields_to_a_numbered_thing() -> None:
     facts = facts_of(RuleExtractor(), turn("they moved me to desk 14 while the office is redone"))
     assert [(f.slot_key, f.value) for f in facts] == [("user.desk", "desk 14")]
+
+
+# --- a role held since some time, and a clause that holds two attributes ---
+
+
+@pytest.mark.parametrize(
+    ("text", "role", "org"),
+    [
+        ("I've been the night receptionist at the Grand Hotel for six years", "receptionist",
+         "the Grand Hotel"),
+        ("honestly I have been a pharmacist at Boots since 2019", "pharmacist", "Boots"),
+        ("ive been a mechanic at Kwik Fit for ages, the pay is fine", "mechanic", "Kwik Fit"),
+    ],
+)  # fmt: skip
+def test_a_role_held_since_some_time_names_profession_and_employer(
+    text: str, role: str, org: str
+) -> None:
+    """Each fact keeps its own slot although its text also holds the other attribute's words."""
+    facts = {f.slot_key: f.value for f in facts_of(RuleExtractor(), turn(text))}
+    assert facts.get("user.profession", "").endswith(role.split()[-1])
+    assert facts.get("user.employer") == org
+
+
+def test_a_past_role_is_not_said_to_be_held() -> None:
+    assert "user.employer" not in {
+        f.slot_key for f in facts_of(RuleExtractor(), turn("I was a porter at the Ritz once"))
+    }
