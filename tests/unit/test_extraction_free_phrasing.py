@@ -49,6 +49,26 @@ def test_a_bare_month_after_a_preposition_is_dated(text: str, month: int, year: 
     assert (mention.when.year, mention.when.month) == (year, month)
 
 
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("the viva is in three weeks, send snacks", "event.viva"),
+        ("the recital is next saturday and the kid can't sit still", "event.recital"),
+        ("physio assessment is tomorrow", "event.assessment"),
+    ],
+)
+def test_a_dated_event_told_without_i_is_the_speakers_when_the_date_is_deictic(
+    text: str, slot: str
+) -> None:
+    (fact,) = [f for f in RuleExtractor().extract(turn(text)) if f.slot_key == slot]
+    assert fact.event_time is not None and fact.event_time > SAID
+
+
+def test_an_event_of_the_world_without_a_deictic_date_is_not_the_users() -> None:
+    for text in ("the general election is in november", "the average rent here is 900 a month"):
+        assert not RuleExtractor().extract(turn(text))
+
+
 def test_a_month_that_is_a_name_or_a_day_is_no_bare_month() -> None:
     assert find_event_time("I asked may for help with the garden", SAID, "future") is None
     mention = find_event_time("the recital is on October 12", SAID, "future")
@@ -95,9 +115,34 @@ def test_a_verdict_on_a_bare_plan_name_retracts_it(plan: str, verdict_text: str,
 
 
 @pytest.mark.parametrize(
+    ("plan", "verdict_text", "slot"),
+    [
+        ("we're planning a canoe trip to the lakes in july",
+         "the canoe trip isn't on anymore, the river is too high", "trip.lakes.plan"),
+        ("thinking about getting a kitten for the flat",
+         "ok forget the kitten, my flatmate is allergic", "pet.cat.plan"),
+        ("I want to start a podcast about local history",
+         "I've pulled the plug on the podcast, no time", "project.podcast"),
+        ("I'm going to open a bakery next year",
+         "we knocked the bakery on the head, the rent is mad", "project.business"),
+    ],
+)  # fmt: skip
+def test_the_cancelling_verb_family_retracts_the_plan(
+    plan: str, verdict_text: str, slot: str
+) -> None:
+    extractor = RuleExtractor()
+    first = turn(plan)
+    retracted = {s for f in extractor.extract(turn(verdict_text, 1), [first]) for s in f.retracts}
+    assert slot in {f.slot_key for f in extractor.extract(first)}
+    assert retracted == {slot}
+
+
+@pytest.mark.parametrize(
     "text",
     ["battery is dead again, need a charger", "phone is dead lol", "ok party is over, home now",
-     "coffee machine is off, can't function"],
+     "coffee machine is off, can't function", "I always forget the password",
+     "the lights are not on", "he pulled the plug on the kettle",
+     "forget the fancy stuff, just give me a recipe"],
 )  # fmt: skip
 def test_a_bare_name_that_is_no_plan_retracts_nothing(text: str) -> None:
     assert not any(f.retracts for f in RuleExtractor().extract(turn(text)))

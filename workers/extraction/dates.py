@@ -105,6 +105,12 @@ _BARE_MONTH = re.compile(
     rf"(?P<m>{_MONTHS})\b(?!\s*\d)(?!\s+of\b)",
     re.I,
 )
+_DEICTIC = re.compile(
+    rf"\b(?:today|tonight|tomorrow|tmrw|(?:next|this|coming)\s+(?:(?:{_WEEKDAYS})|week|weekend"
+    r"|month|morning|afternoon|evening)|(?:in|within)\s+(?:" + _NUM_WORDS + rf")\s+{_UNITS}"
+    rf"|(?:{_NUM_WORDS})\s+{_UNITS}\s+from\s+(?:now|today))\b",
+    re.I,
+)
 _MID_MONTH = re.compile(rf"\bmid-?\s*(?P<m>{_MONTHS})\b", re.I)
 
 _WORD_NUMBERS = {
@@ -139,6 +145,13 @@ def has_date_cue(text: str) -> bool:
         or _CHAT_SPELLINGS.search(text) is not None
         or _BARE_MONTH.search(text) is not None
     )
+
+
+def is_deictic(text: str) -> bool:
+    """Whether `text` dates something relative to the moment it is said ("tomorrow", "next
+    Thursday", "in three weeks", "a fortnight from now"): only someone speaking of their own
+    life dates things so — the world's facts ("the average rent is …") are not deictic."""
+    return _DEICTIC.search(text) is not None
 
 
 def is_bare_month(words: str) -> bool:

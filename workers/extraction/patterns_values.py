@@ -24,6 +24,7 @@ from workers.extraction.clauses import (
     slug,
     subject_is_user,
 )
+from workers.extraction.dates import is_deictic
 from workers.extraction.draft import Draft
 from workers.extraction.lexicon import EMOTIONS, words
 from workers.extraction.patterns_money import AMOUNT
@@ -191,7 +192,7 @@ _DATED = re.compile(
     r"^(?:(?:my|our|the|a|an|his|her|their)\s+)?(?P<thing>[\w'-]+(?:\s+[\w'-]+){0,5}?)\s+"
     r"(?:is|are|'s|was|will\s+be|meets|meet|starts|begins|opens|happens|takes\s+place|falls"
     r"|leaves|departs|lands|arrives|closes)\s+(?:(?:scheduled|planned|set|booked|due|coming\s+up)"
-    r"\s+)?(?:for|on|this|next|at|in|by|due)\b",
+    r"\s+)?(?:for|on|this|next|at|in|by|due|tomorrow|today|tonight)\b",
     _I,
 )
 _DATE_VALUE = re.compile(r"(?:on|this|next|at|in|due|scheduled|tomorrow|today|tonight)\b", _I)
@@ -412,7 +413,9 @@ def find(clause: Clause) -> list[Draft]:
             amount = m["amt"] + (f" {m['per']}" if m["per"] else "")
             out.append(_draft("value.noun.price", m, amount, slot=f"price.{slug(item)}",
                               numeric=True, statement=f"{item} costs {amount}"))  # fmt: skip
-    for m in _DATED.finditer(text if personal else ""):
+    # … but a date relative to the moment of speaking is the speaker's ("the viva is in
+    # three weeks", "parents' evening is next Thursday"): no "I" is needed.
+    for m in _DATED.finditer(text if personal or is_deictic(text) else ""):
         thing = _trim(m["thing"], 4)
         topic = plan_topic(thing) or head_noun(thing)
         if topic and topic not in _NOT_NOUNS and thing.lower() not in _PRONOUNS:
