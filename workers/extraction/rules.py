@@ -30,6 +30,7 @@ from schemas.events import TurnEvent
 from workers.extraction import draft as d
 from workers.extraction import (
     patterns_calendar,
+    patterns_changes,
     patterns_events,
     patterns_habits,
     patterns_home,
@@ -96,6 +97,7 @@ FAMILIES: tuple[Callable[[Clause], list[Draft]], ...] = (
     patterns_calendar.find,
     patterns_passing.find,
     patterns_values.find,
+    patterns_changes.find,
 )
 _PAST_TENSE = re.compile(
     r"\b(?:was|were|went|did|won|lost|attended|finished|happened|came|saw|met|enjoyed|loved"
