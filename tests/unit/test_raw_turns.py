@@ -114,7 +114,7 @@ def test_the_pipeline_gives_fact_less_turns_their_meaning() -> None:
     texts = [
         "I only ever buy almond milk for my coffee",
         "the shop stopped stocking it so I'm on soy milk instead",
-        "Ana's christening is next Sunday, need to find a card",
+        "christening for Ana next Sunday, need to find a card",
         "Nurses, families, other chaplains",
     ]
     batch = []

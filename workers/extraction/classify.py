@@ -14,7 +14,7 @@ facts are dropped: the rule extractor then says only what its specific families 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 import numpy as np
 
@@ -79,7 +79,8 @@ def _classified(
     for i, verdict in zip(todo, verdicts, strict=True):
         edge = edges[i]
         if facts[i].prototype == "check":
-            out[i] = _checked(edge, verdict, classifier)
+            siblings = {f.slot_key for j, f in enumerate(facts) if j != i and f.slot_key}
+            out[i] = _checked(edge, verdict, classifier, siblings)
         else:
             out[i] = _decided(edge, facts[i], verdict)
     kept = [e if e is not None else edges[i] for i, e in enumerate(out)]
@@ -149,12 +150,22 @@ def _decided(edge: EdgeEvent, fact: ExtractedFact, verdict: Verdict) -> EdgeEven
     )
 
 
-def _checked(edge: EdgeEvent, verdict: Verdict, classifier: PrototypeClassifier) -> EdgeEvent:
+def _checked(
+    edge: EdgeEvent,
+    verdict: Verdict,
+    classifier: PrototypeClassifier,
+    siblings: Set[str] = frozenset(),
+) -> EdgeEvent:
     """A rule family's fact keeps its slot unless the prototypes clearly name another
-    attribute ("I've moved to the United Church of Christ" is a church, not a city)."""
+    attribute ("I've moved to the United Church of Christ" is a church, not a city).
+
+    Not when a rule already stated that other attribute in the same turn (`siblings`): a
+    clause that holds two ("I've been the chaplain at Cumberland Hospice") gives each fact
+    its whole text, so the classifier reads the sibling's words ("chaplain") in the
+    employer's fact."""
     own = classifier.attribute_of_slot(edge.slot_key or "")
     best = verdict.attribute
-    if own is None or best is None or best.name == own.name:
+    if own is None or best is None or best.name == own.name or best.slot in siblings:
         return edge
     margin = verdict.similarity - verdict.attribute_scores.get(own.name, -1.0)
     if verdict.similarity < NOUN_OVERRIDE or margin < CHECK_MARGIN:

@@ -98,6 +98,19 @@ _END_OF = re.compile(
     r"(?P<u>week|month|year)\b",
     re.I,
 )
+_BARE_MONTH = re.compile(
+    r"\b(?:in|for|by|until|till|during|around|early|late|end\s+of|beginning\s+of"
+    # rescheduling verbs: "pushed to October", "moved back to June"
+    r"|(?:pushed|moved|postponed|delayed|bumped|rescheduled|put\s+off)(?:\s+back)?\s+to)\s+"
+    rf"(?P<m>{_MONTHS})\b(?!\s*\d)(?!\s+of\b)",
+    re.I,
+)
+_DEICTIC = re.compile(
+    rf"\b(?:today|tonight|tomorrow|tmrw|(?:next|this|coming)\s+(?:(?:{_WEEKDAYS})|week|weekend"
+    r"|month|morning|afternoon|evening)|(?:in|within)\s+(?:" + _NUM_WORDS + rf")\s+{_UNITS}"
+    rf"|(?:{_NUM_WORDS})\s+{_UNITS}\s+from\s+(?:now|today))\b",
+    re.I,
+)
 _MID_MONTH = re.compile(rf"\bmid-?\s*(?P<m>{_MONTHS})\b", re.I)
 
 _WORD_NUMBERS = {
@@ -127,7 +140,24 @@ class DateMention:
 
 def has_date_cue(text: str) -> bool:
     """Cheap gate: does `text` contain anything that looks like a date or time?"""
-    return _CUE.search(text) is not None or _CHAT_SPELLINGS.search(text) is not None
+    return (
+        _CUE.search(text) is not None
+        or _CHAT_SPELLINGS.search(text) is not None
+        or _BARE_MONTH.search(text) is not None
+    )
+
+
+def is_deictic(text: str) -> bool:
+    """Whether `text` dates something relative to the moment it is said ("tomorrow", "next
+    Thursday", "in three weeks", "a fortnight from now"): only someone speaking of their own
+    life dates things so — the world's facts ("the average rent is …") are not deictic."""
+    return _DEICTIC.search(text) is not None
+
+
+def is_bare_month(words: str) -> bool:
+    """Whether a mention names a month and no day ("for March", "in October")."""
+    words = words.strip()
+    return words.lower() in _MONTH_NUMBER or _BARE_MONTH.fullmatch(words) is not None
 
 
 def resolve_event_time(text: str, base: datetime, prefer: Prefer = "future") -> datetime | None:
@@ -147,10 +177,29 @@ def find_event_time(text: str, base: datetime, prefer: Prefer = "future") -> Dat
         return None
     base = base.replace(tzinfo=UTC) if base.tzinfo is None else base.astimezone(UTC)
     text = _CHAT_SPELLINGS.sub("tomorrow", text)
-    mention = _own_rules(text, base, prefer) or _with_dateparser(text, base, prefer)
+    mention = (
+        _own_rules(text, base, prefer)
+        or _with_dateparser(text, base, prefer)
+        or _bare_month(text, base, prefer)
+    )
     if mention is None or abs(mention.when - base) > _MAX_DISTANCE:
         return None
     return mention
+
+
+def _bare_month(text: str, base: datetime, prefer: Prefer) -> DateMention | None:
+    """A month named without a day after a preposition ("scheduled for March", "the launch
+    is in October", "by June") that dateparser missed in its sentence: the month's next (or,
+    for completed events, last) occurrence, on the turn's day of the month as dateparser
+    reads "in May" (paper Appendix K: "contextual months")."""
+    m = _BARE_MONTH.search(text)
+    if m is None:
+        return None
+    month = _MONTH_NUMBER[m["m"].lower()]
+    midnight = base.replace(hour=0, minute=0, second=0, microsecond=0)
+    year_first = midnight.replace(day=1, month=month)
+    day = min(midnight.day, calendar.monthrange(year_first.year, month)[1])
+    return DateMention(m.group(0), _month_day(midnight.replace(day=1), month, day, prefer))
 
 
 def _own_rules(text: str, base: datetime, prefer: Prefer) -> DateMention | None:

@@ -87,7 +87,10 @@ _JOB_WORDS = re.compile(
 _PROF_HEADS = "|".join(sorted((re.escape(p) for p in PROFESSIONS), key=len, reverse=True))
 _PROFESSION = re.compile(
     # "I'm" needs an article ("I'm a nurse"): "I'm also excited to guide" is no guide.
-    r"\b(?:(?:i'm|i\s+am|im)\s+(?:now\s+)?(?:an?|the)|(?:i\s+work|(?:now\s+)?working)\s+as"
+    # "I've been the chaplain at …" (present perfect: a role still held; "I was a nurse" is
+    # history, not the current value)
+    r"\b(?:(?:i'm|i\s+am|im|i've\s+been|ive\s+been|i\s+have\s+been)\s+(?:now\s+)?(?:an?|the)"
+    r"|(?:i\s+work|(?:now\s+)?working)\s+as"
     r"(?:\s+an?)?|(?:became|become|i've\s+become|trained\s+as|qualified\s+as|(?:got\s+)?"
     r"promoted\s+to|retrained\s+as)(?:\s+an?|\s+the)?)\s+"
     rf"(?P<obj>(?:[\w-]+\s+){{0,3}}?(?:{_PROF_HEADS})s?)\b"

@@ -22,7 +22,8 @@ _I = re.IGNORECASE
 _OBJ = r"(?P<obj>[^\s,.;!?][^,.;!?]*)"
 _HOBBY_RE = "|".join(sorted((re.escape(k) for k in HOBBIES), key=len, reverse=True))
 _HOBBY_START = re.compile(
-    r"\b(?P<verb>took\s+up|taken\s+up|taking\s+up|started|starting|began|got\s+into|getting"
+    r"\b(?P<verb>(?:got|gotten|getting|has|had)\s+me\s+(?:really\s+|hooked\s+)?(?:into|on)"
+    r"|introduced\s+me\s+to|took\s+up|taken\s+up|taking\s+up|started|starting|began|got\s+into|getting"
     r"\s+(?:really\s+|more\s+)?into|been|picked\s+up|joined\s+an?|signed\s+up\s+for"
     r"|learning(?:\s+to\s+play)?|learning\s+to|love|enjoy|do|doing|play|playing|go|going"
     r"|practice|practicing|found|discovered|back\s+to|returned\s+to|back\s+into|really\s+into"
@@ -33,8 +34,18 @@ _HOBBY_START = re.compile(
     r"|school|company|business|shop|store|concert|show|recital|game|match|performance|teacher"
     r"|instructor|player|fans?|movies?|videos?|competition)\b)"
     # "running my own studio", "reading her stuff": the verb, not the hobby
-    r"(?<!ing(?=\s+(?:my|our|his|her|their|a|an|the|this|that)\s))"
+    r"(?<!ing(?=\s+(?:my|our|his|her|their|a|an|the|this|that)\s"
+    # … but "birding this winter" is a time, not the verb's object
+    r"(?!(?:week|weekend|month|year|winter|spring|summer|fall|autumn|season|morning|evening)\b)))"
     r"(?P<club>\s+(?:club|class|classes|team|league|group|lessons))?",
+    _I,
+)
+#: A pastime told without a subject, by how often: "bouldering 3x a week now", "swimming
+#: every morning before work" (chat drops the "I"; the frequency says it is a habit).
+_HOBBY_HABIT = re.compile(
+    rf"^(?:(?:been|still|now)\s+)?(?P<obj>{_HOBBY_RE})\s+(?:(?:\d+|one|two|three|four|five)"
+    r"\s*(?:x|times)\b|once\b|twice\b|every\b|most\s+(?:days|evenings|mornings|weekends)\b"
+    r"|on\s+(?:weekends|sundays|saturdays)\b|daily\b|nightly\b)",
     _I,
 )
 _HOBBY_STOP = re.compile(
@@ -126,10 +137,15 @@ def _hobbies(text: str, out: list[Draft]) -> None:
                     dates="past",
                 )
             )
+    for m in _HOBBY_HABIT.finditer(text):
+        out.append(_draft("hobby.active", f"hobby.{HOBBIES[m['obj'].lower()]}", "active", m,
+                          d.HOBBY, d.R, d.STATED, 19))  # fmt: skip
     for m in _HOBBY_START.finditer(text):
         verb = m["verb"].lower()
         obj = m["obj"].lower()
-        if not subject_is_user(text, m.start()) or (obj == "fish" and verb not in {"go", "going"}):
+        # "my neighbour got me into birding": the user is who took it up
+        by_user = " me " in f" {verb} " or subject_is_user(text, m.start())
+        if not by_user or (obj == "fish" and verb not in {"go", "going"}):
             continue
         if verb in {"do", "doing", "go", "going", "play", "playing", "love", "enjoy"} and obj in {
             "cook",
@@ -159,6 +175,9 @@ def _hobbies(text: str, out: list[Draft]) -> None:
             (
                 "took",
                 "taken",
+                "has",
+                "had",
+                "introduced",
                 "taking",
                 "start",
                 "began",

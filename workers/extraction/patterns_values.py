@@ -24,6 +24,7 @@ from workers.extraction.clauses import (
     slug,
     subject_is_user,
 )
+from workers.extraction.dates import is_deictic
 from workers.extraction.draft import Draft
 from workers.extraction.lexicon import EMOTIONS, words
 from workers.extraction.patterns_money import AMOUNT
@@ -171,7 +172,7 @@ _DATED = re.compile(
     r"^(?:(?:my|our|the|a|an|his|her|their)\s+)?(?P<thing>[\w'-]+(?:\s+[\w'-]+){0,5}?)\s+"
     r"(?:is|are|'s|was|will\s+be|meets|meet|starts|begins|opens|happens|takes\s+place|falls"
     r"|leaves|departs|lands|arrives|closes)\s+(?:(?:scheduled|planned|set|booked|due|coming\s+up)"
-    r"\s+)?(?:for|on|this|next|at|in|by|due)\b",
+    r"\s+)?(?:for|on|this|next|at|in|by|due|tomorrow|today|tonight)\b",
     _I,
 )
 _DATE_VALUE = re.compile(r"(?:on|this|next|at|in|due|scheduled|tomorrow|today|tonight)\b", _I)
@@ -223,13 +224,13 @@ _CUT = re.compile(
 )
 
 
-def _trim(value: str, max_words: int = 6) -> str:
+def trim_value(value: str, max_words: int = 6) -> str:
     """The value phrase: cut at the first word that starts a new thought."""
     value = _CUT.sub("", " " + value.strip()).strip(" '\"")
     return " ".join(value.split()[:max_words])
 
 
-def _is_value(value: str) -> bool:
+def is_value(value: str) -> bool:
     first = value.split()[0].lower() if value.split() else ""
     return (
         bool(first)
@@ -244,7 +245,7 @@ _POSSESSORS = frozenset(words("my our his her their its"))
 _ADDITIVE = frozenset({"value.prefer", "value.habit", "value.start", "value.activity"})
 
 
-def _draft(
+def value_draft(
     kind: str,
     m: re.Match[str],
     value: str,
@@ -256,6 +257,7 @@ def _draft(
     require: bool = False,
     dated: bool = False,
     numeric: bool = False,
+    priority: int = PRIORITY,
 ) -> Draft:
     # "I also love …", "… as well": one more value beside the others, not a replacement.
     also = ALSO.search(m.string) is not None
@@ -267,7 +269,7 @@ def _draft(
         d.OTHER,
         d.A if also and kind in _ADDITIVE else d.R,
         confidence,
-        PRIORITY,
+        priority,
         negatable=negatable,
         statement=statement,
         prototype="require" if require else "decide",
@@ -287,104 +289,106 @@ def find(clause: Clause) -> list[Draft]:
     out: list[Draft] = []
     for m in _POSSESSIVE.finditer(text):
         noun = re.sub(r"^(?:new|current|usual)\s+", "", m["noun"].lower())
-        value = _trim(m["val"])
-        if head_noun(noun) in _NOT_NOUNS or not _is_value(value) or _DATE_VALUE.match(value):
+        value = trim_value(m["val"])
+        if head_noun(noun) in _NOT_NOUNS or not is_value(value) or _DATE_VALUE.match(value):
             continue
         if head_noun(noun) in _SINGLE_ROLES and re.match(r"(?-i:[A-Z])", value):
             continue  # "my boss is Kenji": the relations family says it
         changed = bool(re.search(r"now|became|become|went|changed", m["verb"], _I))
         conf = d.COMMITTED if changed or "new" in m["noun"].lower() else d.STATED
-        out.append(_draft("value.noun.possessive", m, value, slot=_noun_slot(noun), confidence=conf,
-                          statement=f"User's {noun} is {value}",
-                          numeric=bool(_DIGIT.search(value))))  # fmt: skip
+        out.append(value_draft("value.noun.possessive", m, value, slot=_noun_slot(noun),
+                               confidence=conf, statement=f"User's {noun} is {value}",
+                               numeric=bool(_DIGIT.search(value))))  # fmt: skip
     out += _roles(clause)
     for m in _PREFER.finditer(text):
-        value = _trim(m["val"] or m["val2"] or m["val3"])
-        if not _is_value(value) or re.match(r"[a-z]+ing\b", value, _I):
+        value = trim_value(m["val"] or m["val2"] or m["val3"])
+        if not is_value(value) or re.match(r"[a-z]+ing\b", value, _I):
             continue  # "I love running my own studio": an activity, not a taste
         changed = bool(re.search(r"\bnow\b|\bthese\s+days\b|\bnew\b", m.group(0), _I))
-        out.append(_draft("value.prefer", m, value, statement=f"User likes {value}",
-                          confidence=d.COMMITTED if changed else d.STATED))  # fmt: skip
+        out.append(value_draft("value.prefer", m, value, statement=f"User likes {value}",
+                               confidence=d.COMMITTED if changed else d.STATED))  # fmt: skip
     for m in _HABIT.finditer(text):
         verb, value = (m["verb"], m["val"]) if m["verb"] else (m["verb2"], m["val2"])
-        phrase = _trim(f"{verb} {value}")
-        if verb.lower() in _NOT_VALUES or not _is_value(phrase):
+        phrase = trim_value(f"{verb} {value}")
+        if verb.lower() in _NOT_VALUES or not is_value(phrase):
             continue
-        out.append(_draft("value.habit", m, phrase, require=True))
+        out.append(value_draft("value.habit", m, phrase, require=True))
     for m in _RUN.finditer(text):
-        value = _trim(m["val"])
-        if _is_value(value):
-            out.append(_draft("value.run", m, value, statement=f"User {m['verb']}s {value}"))
+        value = trim_value(m["val"])
+        if is_value(value):
+            out.append(value_draft("value.run", m, value, statement=f"User {m['verb']}s {value}"))
     for m in _NEW_ONE.finditer(text):
         noun = m["noun"].lower()
         slot = f"user.{noun}" if noun in _SINGLE_ROLES else None
-        out.append(_draft("value.noun.role", m, m["name"], slot=slot, confidence=d.COMMITTED,
-                          statement=f"User's new {noun} is {m['name']}"))  # fmt: skip
+        out.append(value_draft("value.noun.role", m, m["name"], slot=slot, confidence=d.COMMITTED,
+                               statement=f"User's new {noun} is {m['name']}"))  # fmt: skip
     for m in _COPULA.finditer(text):
-        value = _trim(m["val"])
+        value = trim_value(m["val"])
         first = value.split()[0].lower() if value else ""
-        if _is_value(value) and first not in EMOTIONS and not re.match(r"\d|[a-z]+ing$", first):
-            out.append(_draft("value.copula", m, value, require=True))
+        if is_value(value) and first not in EMOTIONS and not re.match(r"\d|[a-z]+ing$", first):
+            out.append(value_draft("value.copula", m, value, require=True))
     for m in _FIRST.finditer(text):
-        value = _trim(m["val"])
-        if _is_value(value):
-            out.append(_draft("value.start", m, value, confidence=d.COMMITTED,
-                              statement=f"User started {value}"))  # fmt: skip
+        value = trim_value(m["val"])
+        if is_value(value):
+            out.append(value_draft("value.start", m, value, confidence=d.COMMITTED,
+                                   statement=f"User started {value}"))  # fmt: skip
     for m in _ACTIVITY.finditer(text):
         if _user_first(text, m):
-            out.append(_draft("value.activity", m, m["val"].lower(), require=True))
+            out.append(value_draft("value.activity", m, m["val"].lower(), require=True))
     for pattern, kind, verb in ((_SWITCH, "value.switch", "switched to"),
                                 (_START, "value.start", "started")):  # fmt: skip
         for m in pattern.finditer(text):
-            value = _trim(re.sub(r"^(?:on|with|in)\s+", "", m["val"], flags=_I))
-            if not _is_value(value) or not _user_first(text, m):
+            value = trim_value(re.sub(r"^(?:on|with|in)\s+", "", m["val"], flags=_I))
+            if not is_value(value) or not _user_first(text, m):
                 continue
             if "into" in m["verb"].lower() and re.match(r"(?:a|an|the|trouble)\b", value, _I):
                 continue  # "got into a bad spot" is no new pastime
-            out.append(_draft(kind, m, value, confidence=d.COMMITTED,
-                              statement=f"User {verb} {value}"))  # fmt: skip
+            out.append(value_draft(kind, m, value, confidence=d.COMMITTED,
+                                   statement=f"User {verb} {value}"))  # fmt: skip
     for m in _AGAIN.finditer(text):
-        value = _trim(m["val"] or m["val2"], 6)
-        if _is_value(value):
-            out.append(_draft("value.resume", m, value, confidence=d.COMMITTED,
-                              statement=f"User is {value} again"))  # fmt: skip
+        value = trim_value(m["val"] or m["val2"], 6)
+        if is_value(value):
+            out.append(value_draft("value.resume", m, value, confidence=d.COMMITTED,
+                                   statement=f"User is {value} again"))  # fmt: skip
     for m in _NOW.finditer(text):
-        value = _trim(f"{m['verb']} {m['val']}")
-        if _is_value(value):
-            out.append(_draft("value.now", m, value, confidence=d.COMMITTED, require=True))
+        value = trim_value(f"{m['verb']} {m['val']}")
+        if is_value(value):
+            out.append(value_draft("value.now", m, value, confidence=d.COMMITTED, require=True))
     for m in _STOP.finditer(text):
         raw = m["val"] or m["val2"] or f"{m['verb3']} {m['val3']}"
-        value = _trim(raw, 5)
+        value = trim_value(raw, 5)
         if not value or (m["val"] and not _user_first(text, m)):
             continue
-        out.append(_draft("value.stop", m, f"stopped {value}", confidence=d.COMMITTED,
-                          negatable=True, statement=f"User stopped {value}"))  # fmt: skip
+        out.append(value_draft("value.stop", m, f"stopped {value}", confidence=d.COMMITTED,
+                               negatable=True, statement=f"User stopped {value}"))  # fmt: skip
     for m in _ABSTAIN.finditer(text):
-        value = _trim(m["val"], 5)
-        out.append(_draft("value.abstain", m, f"no {value} for {m['span']}", negatable=True,
-                          statement=f"User has not had {value} for {m['span']}"))  # fmt: skip
+        value = trim_value(m["val"], 5)
+        out.append(value_draft("value.abstain", m, f"no {value} for {m['span']}", negatable=True,
+                               statement=f"User has not had {value} for {m['span']}"))  # fmt: skip
     for m in _TOGETHER.finditer(text):
-        out.append(_draft("value.together", m, m["name"] or "partner", slot="user.partner",
-                          statement="User is in a relationship"))  # fmt: skip
+        out.append(value_draft("value.together", m, m["name"] or "partner", slot="user.partner",
+                               statement="User is in a relationship"))  # fmt: skip
     for m in _NUMBERED.finditer(text):
         noun = m["noun"].lower()
-        out.append(_draft("value.noun.numbered", m, f"{noun} {m['val']}", slot=f"user.{noun}",
-                          confidence=d.COMMITTED, numeric=True,
-                          statement=f"User's {noun} is {m['val']}"))  # fmt: skip
+        out.append(value_draft("value.noun.numbered", m, f"{noun} {m['val']}", slot=f"user.{noun}",
+                               confidence=d.COMMITTED, numeric=True,
+                               statement=f"User's {noun} is {m['val']}"))  # fmt: skip
     # Prices and dates said of no one ("the average rent in London is £2,000") are the world's.
     personal = has_first_person(clause.sentence_text or text)
     for m in _PRICED.finditer(text if personal else ""):
-        item = _trim(m["item"], 4)
+        item = trim_value(m["item"], 4)
         if item and head_noun(item) not in _NOT_NOUNS:
             amount = m["amt"] + (f" {m['per']}" if m["per"] else "")
-            out.append(_draft("value.noun.price", m, amount, slot=f"price.{slug(item)}",
-                              numeric=True, statement=f"{item} costs {amount}"))  # fmt: skip
-    for m in _DATED.finditer(text if personal else ""):
-        thing = _trim(m["thing"], 4)
+            out.append(value_draft("value.noun.price", m, amount, slot=f"price.{slug(item)}",
+                                   numeric=True, statement=f"{item} costs {amount}"))  # fmt: skip
+    # … but a date relative to the moment of speaking is the speaker's ("the viva is in
+    # three weeks", "parents' evening is next Thursday"): no "I" is needed.
+    for m in _DATED.finditer(text if personal or is_deictic(text) else ""):
+        thing = trim_value(m["thing"], 4)
         topic = plan_topic(thing) or head_noun(thing)
         if topic and topic not in _NOT_NOUNS and thing.lower() not in _PRONOUNS:
-            out.append(_draft("value.noun.dated", m, thing, slot=f"event.{slug(topic)}",
-                              dated=True))  # fmt: skip
+            out.append(value_draft("value.noun.dated", m, thing, slot=f"event.{slug(topic)}",
+                                   dated=True))  # fmt: skip
     return out
 
 
@@ -402,8 +406,8 @@ def _roles(clause: Clause) -> list[Draft]:
         if anchor is None:
             continue
         slot = f"user.{role}" if role in _SINGLE_ROLES else f"user.{role}.{slug(name)}"
-        out.append(_draft("value.noun.role", anchor, name, slot=slot,
-                          statement=f"User's {role} is {name}"))  # fmt: skip
+        out.append(value_draft("value.noun.role", anchor, name, slot=slot,
+                               statement=f"User's {role} is {name}"))  # fmt: skip
     return out
 
 

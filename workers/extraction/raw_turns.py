@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from schemas.categories import Category, UpdateSemantics
 from schemas.events import EdgeEvent, normalize_slot_key, normalize_weights
 from workers.extraction.clauses import fold_apostrophes, negation_before, tentative
-from workers.extraction.dates import find_event_time
+from workers.extraction.dates import find_event_time, is_bare_month
 from workers.extraction.prototypes import ATTRIBUTE_MARGIN, SECOND_CATEGORY, Verdict
 
 #: The categories whose facts expire with their date (paper §6 "Category-guarded (Logistical,
@@ -72,10 +72,24 @@ _OCCURRENCE = re.compile(
     r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs"
     r"|fri|sat|sun|\d{4})\b"
 )
+#: What recurs every year or month: a month named without a day ("scheduled for March", "the
+#: launch is in October") is one occurrence, unless the turn says what it names comes back
+#: ("my birthday is in March", "rent goes up every January").
+_RECURRING = re.compile(
+    r"\b(?:birthday|bday|anniversary|every|each|annual|annually|yearly|monthly|usually"
+    r"|always)\b"
+)
 #: The user as the subject of a clause.
 _SUBJECT = re.compile(r"\b(?:i|im|ive|ill|id)\b")
 #: The user speaking of themself.
 _FIRST_PERSON = re.compile(r"\b(?:i|im|ive|ill|id|my|me|mine|myself)\b")
+
+
+def _one_occurrence(words: str, text: str) -> bool:
+    """Whether the date `words` of a turn name one occurrence (module doc, `_OCCURRENCE`)."""
+    if _OCCURRENCE.search(words.lower()):
+        return True
+    return is_bare_month(words) and not _RECURRING.search(text.lower())
 
 
 def is_replacement(text: str) -> bool:
@@ -151,7 +165,7 @@ def with_raw_meaning(raw: Sequence[EdgeEvent], verdicts: Sequence[Verdict]) -> l
         if (
             mention is not None
             and mention.when > edge.ingest_time
-            and _OCCURRENCE.search(mention.text.lower())
+            and _one_occurrence(mention.text, edge.text)
         ):
             return [
                 edge.model_copy(

@@ -27,6 +27,12 @@ _I = re.IGNORECASE
 _NP = r"(?:the|my|our|that|this|his|her)\s+[\w' -]{1,40}?"
 _END = r"(?=\s*(?:$|[,.;!?:]|\b(?:because|since|as|for\s+now|then|now|too|though|lol|after\s+all"
 _END += r"|anyway|anyways|altogether|completely|entirely)\b))"
+#: What a plan's verdict says of it: it will not take place.
+_VERDICT = (
+    r"(?:officially\s+|totally\s+|completely\s+|definitely\s+|basically\s+|now\s+)?(?:dead"
+    r"|off(?!\s+\w)|done\s+for|not\s+happening|cancell?ed|scrapped|a\s+no-?\s?go|history"
+    r"|called\s+off|shelved|axed|nixed)\b"
+)
 _MARKERS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p, _I)
     for p in (
@@ -74,15 +80,36 @@ _MARKERS: tuple[re.Pattern[str], ...] = tuple(
         rf"\b(?P<t>{_NP})['’]s\s+(?:officially\s+|totally\s+|completely\s+|definitely\s+"
         r"|basically\s+|now\s+)?(?:dead|off(?!\s+\w)|done\s+for|not\s+happening|cancell?ed"
         r"|scrapped|a\s+no-?\s?go|history|toast|called\s+off|shelved|axed)\b",
+        # The same verdicts on a plan named without a determiner, as chat drops it ("husky
+        # lakes camp is dead", "garage conversion got called off"): clause-initial only, and
+        # guarded like the weak markers (a plan-like name: "battery is dead" is no plan).
+        rf"^(?:(?:ok|okay|so|well|welp|yeah|update|anyway|sadly|annoyingly)[:,]?\s+)*"
+        r"(?!(?:the|my|our|that|this|his|her|their|it|its)\b)"
+        r"(?P<t>[\w'-]+(?:\s+[\w'-]+){0,3}?)(?:\s+(?:thing|stuff|(?P<named>plan|idea|project)))?"
+        rf"(?:\s+(?:is|was|are|has\s+been|have\s+been|got|just\s+got)|['’]s)\s+{_VERDICT}"
+        r"|^(?!(?:the|my|our|that|this|his|her|their|it|its)\b)(?P<t2>[\w'-]+(?:\s+[\w'-]+){0,3}?)\s+fell\s+through\b",
+        # The cancelling verb family, idioms included (the user's verb): "pulled the plug on
+        # the podcast", "knocked the bakery on the head", "binned the reno".
+        r"\b(?:pull(?:ed|ing)?\s+the\s+plug\s+on|knock(?:ed|ing)?\s+(?P<t2>[^,.;!?]+?)\s+on\s+the"
+        r"\s+head|(?:binned|binning|dumped|dumping|killed|killing|canned|canning)(?=\s+(?:the|my|our)"
+        rf"\b))\s*(?P<t>{_NP}|it|that)?{_END}",
+        # "the kayak trip isn't on anymore", "the party's not on": what was on is no longer.
+        rf"\b(?P<t>{_NP})(?:['’]s\s+not|\s+(?:isn't|isnt|is\s+not|is\s+no\s+longer|aren't"
+        r"|are\s+not|are\s+no\s+longer))\s+on(?:\s+(?:anymore|any\s+more|after\s+all))?"
+        r"(?=\s*(?:$|[,.;!?]))",
+        # An imperative "forget the puppy", "ok forget the road trip" (plan-like only).
+        r"^(?:(?:ok|okay|so|just|yeah|actually|right)[,]?\s+)*forget\s+(?:all\s+)?"
+        rf"(?P<t>(?:the|my|our)\s+[\w' -]{{1,40}}?){_END}",
     )
 )
 #: The verdicts that the plan will not take place (a target named before the verdict).
 _VERDICTS = frozenset({15, 16})
-#: Only for a plan-like target: the weak marker ("dropping …", "no more …"), and the
-#: verdicts added in round 5 ("my grandpa's dead", "the sun won't happen to rise" are no plans).
-_GUARDED = frozenset({12}) | _VERDICTS
+#: Only for a plan-like target: the weak marker ("dropping …", "no more …"), the verdicts
+#: added in round 5 ("my grandpa's dead", "the sun won't happen to rise" are no plans) and
+#: a bare name's verdict.
+_GUARDED = frozenset({12, 17, 19, 20}) | _VERDICTS
 #: Markers whose verb must be the user's ("I decided against …", "we gave up on …").
-_SPEAKER_MARKERS = frozenset({7, 8, 10, 11, 12})
+_SPEAKER_MARKERS = frozenset({7, 8, 10, 11, 12, 18})
 _OTHERS = re.compile(r"(?:your|his|her|their)\b", _I)
 _PRONOUNS = frozenset(
     words(
@@ -107,7 +134,7 @@ def find(clause: Clause) -> list[Draft]:
             target = (groups.get("t") or groups.get("t2") or groups.get("t3") or "").strip()
             if _OTHERS.match(target):
                 continue  # "don't give up on your dreams": not the user's plan
-            if index in _GUARDED and not _plan_like(target):
+            if index in _GUARDED and not (groups.get("named") or _plan_like(target)):
                 continue
             if _pastime(target):
                 continue  # "gave up on Japanese", "gave up on chess": the leisure families

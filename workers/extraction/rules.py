@@ -30,6 +30,7 @@ from schemas.events import TurnEvent
 from workers.extraction import draft as d
 from workers.extraction import (
     patterns_calendar,
+    patterns_changes,
     patterns_events,
     patterns_habits,
     patterns_home,
@@ -71,6 +72,7 @@ from workers.extraction.patterns_guard import (
 )
 from workers.extraction.phrasing import statement, third_person, with_date, with_statement
 from workers.extraction.slots import categories_for_slot, describe_cancel
+from workers.text.acronyms import expanded, long_forms
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +97,7 @@ FAMILIES: tuple[Callable[[Clause], list[Draft]], ...] = (
     patterns_calendar.find,
     patterns_passing.find,
     patterns_values.find,
+    patterns_changes.find,
 )
 _PAST_TENSE = re.compile(
     r"\b(?:was|were|went|did|won|lost|attended|finished|happened|came|saw|met|enjoyed|loved"
@@ -155,7 +158,25 @@ class RuleExtractor:
         pending = [_Fact(f, fact) for f in found if (fact := _finish(f, turn.timestamp))]
         recent = [t for t in context if t.turn_id != turn.turn_id][-self._context_turns :]
         facts.extend(_link(pending, _Context(recent)))
-        return merge(facts)
+        return merge(_with_long_forms(facts, turn.text))
+
+
+def _with_long_forms(facts: list[ExtractedFact], text: str) -> list[ExtractedFact]:
+    """Facts that name an acronym the turn spells out carry the long form, so that the
+    prototype classifier reads what it stands for ("moved to the UCC" → a church)."""
+    forms = long_forms(text)
+    if not forms:
+        return facts
+    return [
+        f
+        if f.quarantined
+        else revalidated(
+            f,
+            text=expanded(f.text, forms)[:_MAX_TEXT],
+            value=expanded(f.value, forms) if f.value else f.value,
+        )
+        for f in facts
+    ]
 
 
 def _scan(text: str) -> tuple[list[str], list[_Found]]:
