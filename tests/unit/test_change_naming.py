@@ -147,6 +147,44 @@ def test_a_change_names_a_turn_by_the_head_of_what_ended() -> None:
     assert set(states(vectors).values()) == {S.ACTIVE}
 
 
+def test_what_ended_said_as_the_subject() -> None:
+    """The other word order of a cessation: the thing first, then that it is over."""
+    assert named_words("the dissertation is finally over!!") == {"dissertation"}
+    assert named_words("ok so the bakery job has been behind me since june") == {"bakery", "job"}
+    assert named_words("Priya and I split up in the spring") == {"priya"}
+    assert named_words("update: jonas and me called it quits") == {"jona"}
+    assert named_words("honestly i'm so over kombucha, water kefir now") == {"kombucha"}
+    assert named_words("put in my notice at the bakery yesterday") == {"bakery"}
+    # Not a cessation of a value: a place, a mood, a pronoun, a denial, a weighed one.
+    for text in (
+        "the kids are over at my mum's",
+        "the storm was over for a day, then back",
+        "I'm over the moon about it",
+        "I'm over at Dana's tonight",
+        "it's over, thank god",
+        "the dissertation is not over yet",
+        "the dissertation isn't over",
+        "is the dissertation over?",
+        "maybe the dissertation is finally over",
+        "my grandpa is dead",
+    ):
+        assert named_words(text) == set(), text
+
+
+def test_an_ending_said_as_the_subject_supersedes_the_old_turn() -> None:
+    """Saying "Priya and I split up" ends "Priya and I have been together a year" (no slot, said
+    before); an unrelated turn sharing no head stays current."""
+    svc, vectors = service()
+    svc.apply(raw("s1/p#raw", 0, "Priya and I have been together a year now", JOB))
+    svc.apply(raw("s1/c#raw", 1, "what's a good gift for a coworker?", near(JOB, 0.5, 7)))
+    svc.apply(raw("s2/s#raw", 40, "Priya and I split up in the spring, it was mutual",
+                  near(JOB, NAMED + 0.1, 5)))  # fmt: skip
+    lc = {r.edge_id: r.lifecycle for r in vectors.scroll("u1")}
+    assert lc["s1/p#raw"].state is S.SUPERSEDED and lc["s1/p#raw"].superseded_by == "s2/s#raw"
+    assert lc["s1/p#raw"].named_by is not None and lc["s1/p#raw"].named_by.words == ("priya",)
+    assert lc["s1/c#raw"].state is S.ACTIVE and lc["s2/s#raw"].state is S.ACTIVE
+
+
 STREAM = [
     raw("s1/job#raw", 0, "I'm an ML engineer at Google, memory team", JOB),
     raw("s1/chat#raw", 1, "what's a good tea for the evening?", near(JOB, 0.5, 7)),
@@ -159,6 +197,7 @@ STREAM = [
     ),
     raw("s4/hobby#raw", 40, "gave up gardening, watercolor now", near(HOBBY, 0.45, 8)),
     raw("s5/garden#raw", 50, "quit the garden club too", near(HOBBY, 0.6, 9)),
+    raw("s6/club#raw", 60, "the garden club is over for me, too far to drive", near(HOBBY, 0.8, 4)),
 ]
 
 
@@ -173,7 +212,9 @@ def test_order_and_duplication_do_not_change_the_outcome(
     assert lc["s2/garden#raw"].superseded_by == "s4/hobby#raw"
     # "quit the garden club" names a club: the turn about gardening has no club in it.
     assert lc["s4/hobby#raw"].state is S.ACTIVE
-    assert lc["s1/chat#raw"].state is S.ACTIVE and lc["s5/garden#raw"].state is S.ACTIVE
+    assert lc["s1/chat#raw"].state is S.ACTIVE
+    # "the garden club is over" (what ended as the subject) names the club turn.
+    assert lc["s5/garden#raw"].superseded_by == "s6/club#raw"
 
 
 @settings(max_examples=30, deadline=None)

@@ -13,8 +13,11 @@ change statement usually repeats a word of the value it ends — the paper's own
 So an earlier free edge (no slot key, no facts of its own turn; `association.is_free`) is
 superseded by a later edge of the same user, from another turn, that *names* it: a change
 verb of the cessation family (quit, left, gave up, stopped, dropped, abandoned, cancelled,
-forget the, no longer, switched from, moved from, broke up with, …), not negated ("I'll never
-forget the day …"), whose object — up to five words after it, to the clause's end — shares
+forget the, no longer, switched from, moved from, broke up with, handed in my notice at, I'm
+over …) or, in the other word order, an ending said of its subject ("the thesis is officially
+behind me", "the tram era is over", "Alex and I broke up"), not negated ("I'll never
+forget the day …"), whose object — up to five words after it, to the clause's end; the
+subject: up to three words before it, from the clause's start — shares
 a content word (BM25 tokens: stemmed, stopwords out) with the old edge, at cosine ≥
 `association.change_named_cosine`. The earliest such statement (by ingest time, then edge
 id) supersedes; the decision is recorded in the fact's lifecycle (`named_by`) and shown in
@@ -68,8 +71,30 @@ _NAMING = re.compile(
     r"|dropped(?! off| by)|ditched|abandoned|sold|cancell?ed|called off|scrapp?(?:ed)?"
     r"|forget (?:about )?(?:the|my|our)|done with|moved (?:away )?from|moved out of"
     r"|switched (?:away )?from|broke up with|split (?:up )?(?:with|from)|no longer"
-    r"|retired from|resigned from)\s+([^,.;:!?()\"]+)"
+    r"|retired from|resigned from|(?:handed|put|gave) in (?:my )?notice (?:at|to|with)"
+    # "I'm over pizza" (done with it), not "I'm over at Jen's", "over the moon", "over it"
+    r"|(?:im|i am) (?:(?:so|totally|completely|officially|just|kinda|really) )*over"
+    r"(?! (?:at|in|on|to|for|there|here|it|this|that|the moon)\b))\s+([^,.;:!?()\"]+)"
 )
+#: What ended said as the subject (the thing first, then that it is over): "the thesis is
+#: officially behind me", "the tram era is over", "tash and me ended a while back", "Alex
+#: and I broke up" — the same cessation, the other word order. Not "dead" (a plan's verdict
+#: is a retraction marker; a person's death is not a change of value) nor "done" ("the cake
+#: is done"); a negation cannot sit in it ("isn't over", "is not over" do not match).
+_ENDED_SUBJECT = re.compile(
+    r"(?:\s+and\s+(?:i|me)\s+(?:(?:finally|officially|just|have|had)\s+)*"
+    r"(?:broke\s+up|split(?:\s+up)?|ended(?:\s+it|\s+things)?|called\s+it\s+quits"
+    r"|parted\s+ways|are\s+(?:done|over|finished|through))"
+    r"|\s+(?:is|was|are|were|has\s+been|have\s+been)\s+"
+    r"(?:(?:officially|finally|really|totally|completely|so|all|now|long|well\s+and\s+truly)\s+)*"
+    r"(?:over|behind\s+(?:me|us)|finished|history|a\s+thing\s+of\s+the\s+past)"
+    # "is over there", "was over at Sam's"; but "is over for me" is an ending
+    r"(?!\s+(?:there|here|the|a|an|my|to|at|with|in|on)\b)(?!\s+for\s+(?!me\b|us\b)))\b"
+)
+#: Where a subject begins: the clause's start.
+_SUBJECT_START = re.compile(r"[.!?;:,()\n\"]|\b(?:but|so|because|since|then|after|when)\b")
+#: At most this many words before an ending predicate name what ended.
+_SUBJECT_WORDS = 3
 #: A cessation said not to happen ("I'll never forget the day …", "not gonna give up").
 _NEGATED = negation_before(within_words=2, ever=True)
 #: Where an object ends: the next clause.
@@ -116,6 +141,16 @@ def named_objects(text: str) -> list[tuple[str, ...]]:
             continue  # "kinda thinking about quitting my job": both values stand (Appendix F)
         obj = _CLAUSE.split(found.group(1))[0]
         words = tuple(w for w in tokenize(" ".join(obj.split()[:_OBJECT_WORDS])) if w not in _WHEN)
+        if words:
+            out.append(words)
+    for found in _ENDED_SUBJECT.finditer(lowered):
+        if tentative(lowered, found.start(), found.end()):
+            continue  # "maybe the thesis is finally over?" is weighed, not said
+        before = lowered[: found.start()]
+        cuts = [m.end() for m in _SUBJECT_START.finditer(before)]
+        subject = before[cuts[-1] if cuts else 0 :].split()[-_SUBJECT_WORDS:]
+        # A pronoun or a bare time ("it's over", "that is behind me") names nothing.
+        words = tuple(w for w in tokenize(" ".join(subject)) if w not in _WHEN)
         if words:
             out.append(words)
     return out
