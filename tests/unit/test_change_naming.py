@@ -141,9 +141,18 @@ def test_a_change_names_a_turn_by_the_head_of_what_ended() -> None:
         "tour",
     }
     assert shared_words("I quit smoking finally", "I smoke a pack a day") == {"smok"}
+    # Another instance of the head is not the one the turn is about.
+    assert shared_words("forget about the second cafe, rents are mad", "prices at my cafe") == set()
+    assert shared_words("I sold the new van", "we use the van for deliveries") == set()
+    assert shared_words("I sold the new van", "bought a new van, white") == {"new", "van"}
     svc, vectors = service()
     svc.apply(raw("s1/kids#raw", 0, "I'll make sure these kids have a safe and loving home", JOB))
     svc.apply(raw("s2/moved#raw", 30, "since I moved from my home country", near(JOB, 0.1, 5)))
+    assert set(states(vectors).values()) == {S.ACTIVE}
+    # A retraction of a second shop leaves the turn about the shop the user has.
+    svc.apply(raw("s3/prices#raw", 40, "prices at my cafe this year: flat white 5.20", HOBBY))
+    svc.apply(raw("s4/off#raw", 60, "forget about the second cafe, the rents are mad",
+                  near(HOBBY, 0.9, 5)))  # fmt: skip
     assert set(states(vectors).values()) == {S.ACTIVE}
 
 

@@ -161,12 +161,24 @@ def named_words(text: str) -> frozenset[str]:
     return frozenset(w for words in named_objects(text) for w in words)
 
 
+#: Modifiers that pick out *another* instance of the head: "the second shop" is not "my
+#: shop", "the new job" not the job the user had. A named thing with one of them names only a
+#: turn that says it too.
+_OTHER_INSTANCE = frozenset(
+    tokenize("second third fourth fifth 2nd 3rd new extra additional spare another different")
+)
+
+
 def shared_words(change_text: str, old_text: str) -> frozenset[str]:
     """The words by which a change statement names an earlier turn: those of each named
     thing whose *head* the earlier turn says ("moved from my home country" names a turn
     about a country, not every turn with "a loving home" in it — a LoCoMo false
-    supersession; "stopped doing the bear tours" names "I run polar bear tours")."""
-    return words_by_head(named_objects(change_text), set(tokenize(old_text)))
+    supersession; "stopped doing the bear tours" names "I run polar bear tours"), unless
+    the thing is marked as another instance the turn does not say ("forget about the second
+    shop" does not name "this year's prices at my shop")."""
+    said = set(tokenize(old_text))
+    things = [words for words in named_objects(change_text) if _OTHER_INSTANCE & set(words) <= said]
+    return words_by_head(things, said)
 
 
 def is_change(edge: EdgeEvent) -> bool:
