@@ -162,6 +162,7 @@ def test_what_ended_said_as_the_subject() -> None:
     assert named_words("ok so the bakery job has been behind me since june") == {"bakery", "job"}
     assert named_words("Priya and I split up in the spring") == {"priya"}
     assert named_words("update: jonas and me called it quits") == {"jona"}
+    assert named_words("me and marta parted ways over the summer") == {"marta"}
     assert named_words("honestly i'm so over kombucha, water kefir now") == {"kombucha"}
     assert named_words("put in my notice at the bakery yesterday") == {"bakery"}
     # Not a cessation of a value: a place, a mood, a pronoun, a denial, a weighed one.
@@ -176,6 +177,7 @@ def test_what_ended_said_as_the_subject() -> None:
         "is the dissertation over?",
         "maybe the dissertation is finally over",
         "my grandpa is dead",
+        "me and marta went out for tapas",
     ):
         assert named_words(text) == set(), text
 

@@ -81,16 +81,23 @@ _NAMING = re.compile(
 #: and I broke up" — the same cessation, the other word order. Not "dead" (a plan's verdict
 #: is a retraction marker; a person's death is not a change of value) nor "done" ("the cake
 #: is done"); a negation cannot sit in it ("isn't over", "is not over" do not match).
-_ENDED_SUBJECT = re.compile(
-    r"(?:\s+and\s+(?:i|me)\s+(?:(?:finally|officially|just|have|had)\s+)*"
+#: A couple parting: "… broke up", "… split", "… ended it", "… called it quits".
+_PARTED = (
+    r"(?:(?:finally|officially|just|have|had)\s+)*"
     r"(?:broke\s+up|split(?:\s+up)?|ended(?:\s+it|\s+things)?|called\s+it\s+quits"
     r"|parted\s+ways|are\s+(?:done|over|finished|through))"
+)
+_ENDED_SUBJECT = re.compile(
+    rf"(?:\s+and\s+(?:i|me)\s+{_PARTED}"
     r"|\s+(?:is|was|are|were|has\s+been|have\s+been)\s+"
     r"(?:(?:officially|finally|really|totally|completely|so|all|now|long|well\s+and\s+truly)\s+)*"
     r"(?:over|behind\s+(?:me|us)|finished|history|a\s+thing\s+of\s+the\s+past)"
     # "is over there", "was over at Sam's"; but "is over for me" is an ending
     r"(?!\s+(?:there|here|the|a|an|my|to|at|with|in|on)\b)(?!\s+for\s+(?!me\b|us\b)))\b"
 )
+#: The same parting with the user first: "me and soph ended a while back" (the subject is
+#: the one or two words after "me and").
+_PARTED_FROM = re.compile(rf"\b(?:me|i)\s+and\s+(\w+(?:\s+\w+)?)\s+{_PARTED}\b")
 #: Where a subject begins: the clause's start.
 _SUBJECT_START = re.compile(r"[.!?;:,()\n\"]|\b(?:but|so|because|since|then|after|when)\b")
 #: At most this many words before an ending predicate name what ended.
@@ -143,12 +150,15 @@ def named_objects(text: str) -> list[tuple[str, ...]]:
         words = tuple(w for w in tokenize(" ".join(obj.split()[:_OBJECT_WORDS])) if w not in _WHEN)
         if words:
             out.append(words)
+    subjects: list[tuple[re.Match[str], list[str]]] = []
     for found in _ENDED_SUBJECT.finditer(lowered):
-        if tentative(lowered, found.start(), found.end()):
-            continue  # "maybe the thesis is finally over?" is weighed, not said
         before = lowered[: found.start()]
         cuts = [m.end() for m in _SUBJECT_START.finditer(before)]
-        subject = before[cuts[-1] if cuts else 0 :].split()[-_SUBJECT_WORDS:]
+        subjects.append((found, before[cuts[-1] if cuts else 0 :].split()[-_SUBJECT_WORDS:]))
+    subjects += [(found, found.group(1).split()) for found in _PARTED_FROM.finditer(lowered)]
+    for found, subject in subjects:
+        if tentative(lowered, found.start(), found.end()):
+            continue  # "maybe the thesis is finally over?" is weighed, not said
         # A pronoun or a bare time ("it's over", "that is behind me") names nothing.
         words = tuple(w for w in tokenize(" ".join(subject)) if w not in _WHEN)
         if words:
