@@ -163,6 +163,11 @@ def test_what_ended_said_as_the_subject() -> None:
     assert named_words("Priya and I split up in the spring") == {"priya"}
     assert named_words("update: jonas and me called it quits") == {"jona"}
     assert named_words("me and marta parted ways over the summer") == {"marta"}
+    # A container noun ("stuff", "thing", "idea", "era") is not the thing: the word before is.
+    assert named_words("so forget all the kayak stuff, the car can't take a roof rack") == {"kayak"}
+    assert named_words("the food-truck era is over!") == {"food", "truck"}
+    assert named_words("I gave up the whole sourdough thing") == {"sourdough"}
+    assert named_words("ugh, forget the whole thing") == set()  # names what the context does
     assert named_words("honestly i'm so over kombucha, water kefir now") == {"kombucha"}
     assert named_words("put in my notice at the bakery yesterday") == {"bakery"}
     # Not a cessation of a value: a place, a mood, a pronoun, a denial, a weighed one.
@@ -194,6 +199,12 @@ def test_an_ending_said_as_the_subject_supersedes_the_old_turn() -> None:
     assert lc["s1/p#raw"].state is S.SUPERSEDED and lc["s1/p#raw"].superseded_by == "s2/s#raw"
     assert lc["s1/p#raw"].named_by is not None and lc["s1/p#raw"].named_by.words == ("priya",)
     assert lc["s1/c#raw"].state is S.ACTIVE and lc["s2/s#raw"].state is S.ACTIVE
+    # "the whole sourdough thing": the thing is sourdough, and the turn about it is named.
+    svc.apply(raw("s1/b#raw", 2, "my sourdough starter is finally bubbling", HOBBY))
+    svc.apply(raw("s3/g#raw", 50, "I gave up the whole sourdough thing, too much work",
+                  near(HOBBY, 0.6, 3)))  # fmt: skip
+    lc = {r.edge_id: r.lifecycle for r in vectors.scroll("u1")}
+    assert lc["s1/b#raw"].superseded_by == "s3/g#raw"
 
 
 STREAM = [

@@ -69,7 +69,7 @@ _NAMING = re.compile(
     # "left Google", not "left in the photo", "left for Paris", "left it there"
     r"|left(?! (?:in|on|at|behind|over|out|to|for|with|from|by|of|it)\b)"
     r"|dropped(?! off| by)|ditched|abandoned|sold|cancell?ed|called off|scrapp?(?:ed)?"
-    r"|forget (?:about )?(?:the|my|our)|done with|moved (?:away )?from|moved out of"
+    r"|forget (?:about )?(?:all )?(?:the|my|our)|done with|moved (?:away )?from|moved out of"
     r"|switched (?:away )?from|broke up with|split (?:up )?(?:with|from)|no longer"
     r"|retired from|resigned from|(?:handed|put|gave) in (?:my )?notice (?:at|to|with)"
     # "I'm over pizza" (done with it), not "I'm over at Jen's", "over the moon", "over it"
@@ -134,6 +134,25 @@ class Naming:
         return ChangeMention(by=self.by.edge_id, words=self.words, similarity=round(self.score, 4))
 
 
+#: Container nouns that name no thing of their own: in "the puppy stuff", "the dog thing",
+#: "the ubc idea", "the tram era" the thing is the word before them (the head rule would
+#: otherwise ask the old turn for "stuff").
+_CONTAINERS = frozenset(
+    tokenize("thing things stuff idea ideas plan plans business situation era phase deal")
+)
+#: How much of it, not what: "the whole wedding thing".
+_AMOUNT = frozenset(tokenize("whole entire"))
+
+
+def _thing(words: tuple[str, ...]) -> tuple[str, ...]:
+    """A named thing without amount words and trailing container nouns; nothing when that
+    is all it says ("forget the whole thing", like "it", names what the context does)."""
+    kept = tuple(w for w in words if w not in _AMOUNT)
+    while kept and kept[-1] in _CONTAINERS:
+        kept = kept[:-1]
+    return kept
+
+
 def named_objects(text: str) -> list[tuple[str, ...]]:
     """The content words of each thing a change statement says ended, its head (the noun
     phrase's last word) last ("I left Google last month and joined Anthropic" → (googl,);
@@ -147,7 +166,9 @@ def named_objects(text: str) -> list[tuple[str, ...]]:
         if tentative(lowered, found.start(), found.end()):
             continue  # "kinda thinking about quitting my job": both values stand (Appendix F)
         obj = _CLAUSE.split(found.group(1))[0]
-        words = tuple(w for w in tokenize(" ".join(obj.split()[:_OBJECT_WORDS])) if w not in _WHEN)
+        words = _thing(
+            tuple(w for w in tokenize(" ".join(obj.split()[:_OBJECT_WORDS])) if w not in _WHEN)
+        )
         if words:
             out.append(words)
     subjects: list[tuple[re.Match[str], list[str]]] = []
@@ -160,7 +181,7 @@ def named_objects(text: str) -> list[tuple[str, ...]]:
         if tentative(lowered, found.start(), found.end()):
             continue  # "maybe the thesis is finally over?" is weighed, not said
         # A pronoun or a bare time ("it's over", "that is behind me") names nothing.
-        words = tuple(w for w in tokenize(" ".join(subject)) if w not in _WHEN)
+        words = _thing(tuple(w for w in tokenize(" ".join(subject)) if w not in _WHEN))
         if words:
             out.append(words)
     return out
