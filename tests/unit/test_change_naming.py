@@ -163,6 +163,7 @@ def test_what_ended_said_as_the_subject() -> None:
     assert named_words("Priya and I split up in the spring") == {"priya"}
     assert named_words("update: jonas and me called it quits") == {"jona"}
     assert named_words("me and marta parted ways over the summer") == {"marta"}
+    assert named_words("so yeah, the lisbon move is off the table") == {"lisbon", "mov"}
     # A container noun ("stuff", "thing", "idea", "era") is not the thing: the word before is.
     assert named_words("so forget all the kayak stuff, the car can't take a roof rack") == {"kayak"}
     assert named_words("the food-truck era is over!") == {"food", "truck"}

@@ -91,7 +91,8 @@ _ENDED_SUBJECT = re.compile(
     rf"(?:\s+and\s+(?:i|me)\s+{_PARTED}"
     r"|\s+(?:is|was|are|were|has\s+been|have\s+been)\s+"
     r"(?:(?:officially|finally|really|totally|completely|so|all|now|long|well\s+and\s+truly)\s+)*"
-    r"(?:over|behind\s+(?:me|us)|finished|history|a\s+thing\s+of\s+the\s+past)"
+    r"(?:over|behind\s+(?:me|us)|finished|history|a\s+thing\s+of\s+the\s+past"
+    r"|off\s+the\s+table|out\s+of\s+the\s+picture)"
     # "is over there", "was over at Sam's"; but "is over for me" is an ending
     r"(?!\s+(?:there|here|the|a|an|my|to|at|with|in|on)\b)(?!\s+for\s+(?!me\b|us\b)))\b"
 )
