@@ -1,5 +1,6 @@
-"""The third telling of the paper turns (bench/paper_turns/heldout2, sealed until stop 19): a set that parses, whose every
-label names a user turn of its own file, and that covers every attack vector. A typo in a label
+"""The third telling of the paper turns (bench/paper_turns/heldout2, sealed until stop 19): a
+set that parses, whose every label names a user turn of its own file, and that covers every
+attack vector. A typo in a label
 must be an error, never a question that passes whatever is served."""
 
 from __future__ import annotations
