@@ -167,8 +167,10 @@ def _end_to_end(
 ) -> dict[str, Any]:
     label = "+".join(left_out) or "baseline"
     out: dict[str, Any] = {}
+    from bench.paper_turns import SETS
+
     with without(left_out):
-        for name in ("cases", "heldout"):
+        for name in SETS:
             print(f"bench extraction-ablation: {label}: paper turns {name}", file=sys.stderr)
             out[f"paper {name}"] = _paper_turns(name, args.embedder)
         if heavy and args.locomo is not None:

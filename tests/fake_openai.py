@@ -94,6 +94,8 @@ class FakeOpenAI:
     chat_default: ChatReply | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     stopping: threading.Event = field(default_factory=threading.Event)
+    #: Client connections the server still holds open (keep-alive until the client closes).
+    open_connections: int = 0
 
     def chat_requests(self) -> list[dict[str, Any]]:
         """The JSON bodies of every chat-completions request, in arrival order."""
@@ -210,6 +212,16 @@ class _Server(ThreadingHTTPServer):
     def __init__(self, state: FakeOpenAI) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.state = state
+
+    def finish_request(self, request: Any, client_address: Any) -> None:
+        # One call per connection: it returns when the client closes it (HTTP/1.1 keep-alive).
+        with self.state.lock:
+            self.state.open_connections += 1
+        try:
+            super().finish_request(request, client_address)
+        finally:
+            with self.state.lock:
+                self.state.open_connections -= 1
 
 
 @contextmanager

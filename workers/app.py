@@ -41,3 +41,7 @@ class App:
     def close(self) -> None:
         for closer in (self.log.close, self.slots.close, self.vectors.close):
             closer()
+        # An embedder over HTTP holds pooled sockets; local ones have nothing to close.
+        close_embedder = getattr(self.embedder, "close", None)
+        if callable(close_embedder):
+            close_embedder()

@@ -89,6 +89,8 @@ class EmbeddedDeployment:
         self._app = app
         self._owned = app is None
         self._extractor = extractor
+        # An extractor this deployment makes is closed with it (the LLM's pooled sockets).
+        self._owns_extractor = extractor is None
         self._choice = extractor_choice
         self._fsync = fsync
         self._rebuildable = rebuildable
@@ -246,3 +248,7 @@ class EmbeddedDeployment:
             if self._app is not None and self._owned:
                 self._app.close()
             self._app = None
+            close_extractor = getattr(self._extractor, "close", None)
+            if self._owns_extractor and callable(close_extractor):
+                close_extractor()
+                self._extractor = None

@@ -4,6 +4,7 @@ through the rule extractor, on the same turns and the same lifecycle path."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -192,3 +193,22 @@ def test_same_turns_through_llm_and_rules(
         assert top["source_turns"] == ["t4"]
         rent = _top(capsys, data, "How much is my rent?")
         assert "2,100" in rent["text"]
+
+
+def test_ingest_releases_its_connections_to_the_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Keep-alive sockets left to the garbage collector become a ResourceWarning in whichever
+    # later test triggers the collection (stop 19's CI failed that way).
+    turns = tmp_path / "turns.jsonl"
+    _write_turns(turns)
+    with serve_fake_openai() as fake:
+        fake.chat_replies.extend(REPLIES)
+        monkeypatch.setenv("FR_OPENAI_BASE_URL", fake.base_url)
+        monkeypatch.setenv("FR_OPENAI_API_KEY", "sk-test")
+        main(["ingest", "--data-dir", str(tmp_path / "d"), "--extractor", "llm", str(turns)])
+        assert fake.chat_requests()  # the model was called over a real connection
+        deadline = time.monotonic() + 10
+        while fake.open_connections and time.monotonic() < deadline:
+            time.sleep(0.05)  # the server notices the client's close asynchronously
+        assert fake.open_connections == 0

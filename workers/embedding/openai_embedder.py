@@ -62,6 +62,10 @@ class OpenAIEmbedder:
     def model_id(self) -> str:
         return f"openai:{self._model}"
 
+    def close(self) -> None:
+        """Close the HTTP client and its pooled connections."""
+        self._client.close()
+
     @property
     def dim(self) -> int:
         if self._dim is None:

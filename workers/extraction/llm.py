@@ -127,6 +127,11 @@ class LLMExtractor:
     def model_id(self) -> str:
         return f"openai:{self._model}"
 
+    def close(self) -> None:
+        """Close the HTTP client and its pooled connections (the deployment that made this
+        extractor calls it on close; a pooled socket left to the garbage collector leaks)."""
+        self._client.close()
+
     @property
     def usage(self) -> LLMUsage:
         """A snapshot of the cumulative usage."""
