@@ -141,10 +141,71 @@ def test_a_change_names_a_turn_by_the_head_of_what_ended() -> None:
         "tour",
     }
     assert shared_words("I quit smoking finally", "I smoke a pack a day") == {"smok"}
+    # Another instance of the head is not the one the turn is about.
+    assert shared_words("forget about the second cafe, rents are mad", "prices at my cafe") == set()
+    assert shared_words("I sold the new van", "we use the van for deliveries") == set()
+    assert shared_words("I sold the new van", "bought a new van, white") == {"new", "van"}
     svc, vectors = service()
     svc.apply(raw("s1/kids#raw", 0, "I'll make sure these kids have a safe and loving home", JOB))
     svc.apply(raw("s2/moved#raw", 30, "since I moved from my home country", near(JOB, 0.1, 5)))
     assert set(states(vectors).values()) == {S.ACTIVE}
+    # A retraction of a second shop leaves the turn about the shop the user has.
+    svc.apply(raw("s3/prices#raw", 40, "prices at my cafe this year: flat white 5.20", HOBBY))
+    svc.apply(raw("s4/off#raw", 60, "forget about the second cafe, the rents are mad",
+                  near(HOBBY, 0.9, 5)))  # fmt: skip
+    assert set(states(vectors).values()) == {S.ACTIVE}
+
+
+def test_what_ended_said_as_the_subject() -> None:
+    """The other word order of a cessation: the thing first, then that it is over."""
+    assert named_words("the dissertation is finally over!!") == {"dissertation"}
+    assert named_words("ok so the bakery job has been behind me since june") == {"bakery", "job"}
+    assert named_words("Priya and I split up in the spring") == {"priya"}
+    assert named_words("update: jonas and me called it quits") == {"jona"}
+    assert named_words("me and marta parted ways over the summer") == {"marta"}
+    assert named_words("so yeah, the lisbon move is off the table") == {"lisbon", "mov"}
+    # A container noun ("stuff", "thing", "idea", "era") is not the thing: the word before is.
+    assert named_words("so forget all the kayak stuff, the car can't take a roof rack") == {"kayak"}
+    assert named_words("the food-truck era is over!") == {"food", "truck"}
+    assert named_words("I gave up the whole sourdough thing") == {"sourdough"}
+    assert named_words("ugh, forget the whole thing") == set()  # names what the context does
+    assert named_words("honestly i'm so over kombucha, water kefir now") == {"kombucha"}
+    assert named_words("put in my notice at the bakery yesterday") == {"bakery"}
+    # Not a cessation of a value: a place, a mood, a pronoun, a denial, a weighed one.
+    for text in (
+        "the kids are over at my mum's",
+        "the storm was over for a day, then back",
+        "I'm over the moon about it",
+        "I'm over at Dana's tonight",
+        "it's over, thank god",
+        "the dissertation is not over yet",
+        "the dissertation isn't over",
+        "is the dissertation over?",
+        "maybe the dissertation is finally over",
+        "my grandpa is dead",
+        "me and marta went out for tapas",
+    ):
+        assert named_words(text) == set(), text
+
+
+def test_an_ending_said_as_the_subject_supersedes_the_old_turn() -> None:
+    """Saying "Priya and I split up" ends "Priya and I have been together a year" (no slot, said
+    before); an unrelated turn sharing no head stays current."""
+    svc, vectors = service()
+    svc.apply(raw("s1/p#raw", 0, "Priya and I have been together a year now", JOB))
+    svc.apply(raw("s1/c#raw", 1, "what's a good gift for a coworker?", near(JOB, 0.5, 7)))
+    svc.apply(raw("s2/s#raw", 40, "Priya and I split up in the spring, it was mutual",
+                  near(JOB, NAMED + 0.1, 5)))  # fmt: skip
+    lc = {r.edge_id: r.lifecycle for r in vectors.scroll("u1")}
+    assert lc["s1/p#raw"].state is S.SUPERSEDED and lc["s1/p#raw"].superseded_by == "s2/s#raw"
+    assert lc["s1/p#raw"].named_by is not None and lc["s1/p#raw"].named_by.words == ("priya",)
+    assert lc["s1/c#raw"].state is S.ACTIVE and lc["s2/s#raw"].state is S.ACTIVE
+    # "the whole sourdough thing": the thing is sourdough, and the turn about it is named.
+    svc.apply(raw("s1/b#raw", 2, "my sourdough starter is finally bubbling", HOBBY))
+    svc.apply(raw("s3/g#raw", 50, "I gave up the whole sourdough thing, too much work",
+                  near(HOBBY, 0.6, 3)))  # fmt: skip
+    lc = {r.edge_id: r.lifecycle for r in vectors.scroll("u1")}
+    assert lc["s1/b#raw"].superseded_by == "s3/g#raw"
 
 
 STREAM = [
@@ -159,6 +220,7 @@ STREAM = [
     ),
     raw("s4/hobby#raw", 40, "gave up gardening, watercolor now", near(HOBBY, 0.45, 8)),
     raw("s5/garden#raw", 50, "quit the garden club too", near(HOBBY, 0.6, 9)),
+    raw("s6/club#raw", 60, "the garden club is over for me, too far to drive", near(HOBBY, 0.8, 4)),
 ]
 
 
@@ -173,7 +235,9 @@ def test_order_and_duplication_do_not_change_the_outcome(
     assert lc["s2/garden#raw"].superseded_by == "s4/hobby#raw"
     # "quit the garden club" names a club: the turn about gardening has no club in it.
     assert lc["s4/hobby#raw"].state is S.ACTIVE
-    assert lc["s1/chat#raw"].state is S.ACTIVE and lc["s5/garden#raw"].state is S.ACTIVE
+    assert lc["s1/chat#raw"].state is S.ACTIVE
+    # "the garden club is over" (what ended as the subject) names the club turn.
+    assert lc["s5/garden#raw"].superseded_by == "s6/club#raw"
 
 
 @settings(max_examples=30, deadline=None)

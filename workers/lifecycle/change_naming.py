@@ -13,8 +13,11 @@ change statement usually repeats a word of the value it ends — the paper's own
 So an earlier free edge (no slot key, no facts of its own turn; `association.is_free`) is
 superseded by a later edge of the same user, from another turn, that *names* it: a change
 verb of the cessation family (quit, left, gave up, stopped, dropped, abandoned, cancelled,
-forget the, no longer, switched from, moved from, broke up with, …), not negated ("I'll never
-forget the day …"), whose object — up to five words after it, to the clause's end — shares
+forget the, no longer, switched from, moved from, broke up with, handed in my notice at, I'm
+over …) or, in the other word order, an ending said of its subject ("the thesis is officially
+behind me", "the tram era is over", "Alex and I broke up"), not negated ("I'll never
+forget the day …"), whose object — up to five words after it, to the clause's end; the
+subject: up to three words before it, from the clause's start — shares
 a content word (BM25 tokens: stemmed, stopwords out) with the old edge, at cosine ≥
 `association.change_named_cosine`. The earliest such statement (by ingest time, then edge
 id) supersedes; the decision is recorded in the fact's lifecycle (`named_by`) and shown in
@@ -66,10 +69,40 @@ _NAMING = re.compile(
     # "left Google", not "left in the photo", "left for Paris", "left it there"
     r"|left(?! (?:in|on|at|behind|over|out|to|for|with|from|by|of|it)\b)"
     r"|dropped(?! off| by)|ditched|abandoned|sold|cancell?ed|called off|scrapp?(?:ed)?"
-    r"|forget (?:about )?(?:the|my|our)|done with|moved (?:away )?from|moved out of"
+    r"|forget (?:about )?(?:all )?(?:the|my|our)|done with|moved (?:away )?from|moved out of"
     r"|switched (?:away )?from|broke up with|split (?:up )?(?:with|from)|no longer"
-    r"|retired from|resigned from)\s+([^,.;:!?()\"]+)"
+    r"|retired from|resigned from|(?:handed|put|gave) in (?:my )?notice (?:at|to|with)"
+    # "I'm over pizza" (done with it), not "I'm over at Jen's", "over the moon", "over it"
+    r"|(?:im|i am) (?:(?:so|totally|completely|officially|just|kinda|really) )*over"
+    r"(?! (?:at|in|on|to|for|there|here|it|this|that|the moon)\b))\s+([^,.;:!?()\"]+)"
 )
+#: What ended said as the subject (the thing first, then that it is over): "the thesis is
+#: officially behind me", "the tram era is over", "tash and me ended a while back", "Alex
+#: and I broke up" — the same cessation, the other word order. Not "dead" (a plan's verdict
+#: is a retraction marker; a person's death is not a change of value) nor "done" ("the cake
+#: is done"); a negation cannot sit in it ("isn't over", "is not over" do not match).
+#: A couple parting: "… broke up", "… split", "… ended it", "… called it quits".
+_PARTED = (
+    r"(?:(?:finally|officially|just|have|had)\s+)*"
+    r"(?:broke\s+up|split(?:\s+up)?|ended(?:\s+it|\s+things)?|called\s+it\s+quits"
+    r"|parted\s+ways|are\s+(?:done|over|finished|through))"
+)
+_ENDED_SUBJECT = re.compile(
+    rf"(?:\s+and\s+(?:i|me)\s+{_PARTED}"
+    r"|\s+(?:is|was|are|were|has\s+been|have\s+been)\s+"
+    r"(?:(?:officially|finally|really|totally|completely|so|all|now|long|well\s+and\s+truly)\s+)*"
+    r"(?:over|behind\s+(?:me|us)|finished|history|a\s+thing\s+of\s+the\s+past"
+    r"|off\s+the\s+table|out\s+of\s+the\s+picture)"
+    # "is over there", "was over at Sam's"; but "is over for me" is an ending
+    r"(?!\s+(?:there|here|the|a|an|my|to|at|with|in|on)\b)(?!\s+for\s+(?!me\b|us\b)))\b"
+)
+#: The same parting with the user first: "me and soph ended a while back" (the subject is
+#: the one or two words after "me and").
+_PARTED_FROM = re.compile(rf"\b(?:me|i)\s+and\s+(\w+(?:\s+\w+)?)\s+{_PARTED}\b")
+#: Where a subject begins: the clause's start.
+_SUBJECT_START = re.compile(r"[.!?;:,()\n\"]|\b(?:but|so|because|since|then|after|when)\b")
+#: At most this many words before an ending predicate name what ended.
+_SUBJECT_WORDS = 3
 #: A cessation said not to happen ("I'll never forget the day …", "not gonna give up").
 _NEGATED = negation_before(within_words=2, ever=True)
 #: Where an object ends: the next clause.
@@ -102,6 +135,25 @@ class Naming:
         return ChangeMention(by=self.by.edge_id, words=self.words, similarity=round(self.score, 4))
 
 
+#: Container nouns that name no thing of their own: in "the puppy stuff", "the dog thing",
+#: "the ubc idea", "the tram era" the thing is the word before them (the head rule would
+#: otherwise ask the old turn for "stuff").
+_CONTAINERS = frozenset(
+    tokenize("thing things stuff idea ideas plan plans business situation era phase deal")
+)
+#: How much of it, not what: "the whole wedding thing".
+_AMOUNT = frozenset(tokenize("whole entire"))
+
+
+def _thing(words: tuple[str, ...]) -> tuple[str, ...]:
+    """A named thing without amount words and trailing container nouns; nothing when that
+    is all it says ("forget the whole thing", like "it", names what the context does)."""
+    kept = tuple(w for w in words if w not in _AMOUNT)
+    while kept and kept[-1] in _CONTAINERS:
+        kept = kept[:-1]
+    return kept
+
+
 def named_objects(text: str) -> list[tuple[str, ...]]:
     """The content words of each thing a change statement says ended, its head (the noun
     phrase's last word) last ("I left Google last month and joined Anthropic" → (googl,);
@@ -115,7 +167,22 @@ def named_objects(text: str) -> list[tuple[str, ...]]:
         if tentative(lowered, found.start(), found.end()):
             continue  # "kinda thinking about quitting my job": both values stand (Appendix F)
         obj = _CLAUSE.split(found.group(1))[0]
-        words = tuple(w for w in tokenize(" ".join(obj.split()[:_OBJECT_WORDS])) if w not in _WHEN)
+        words = _thing(
+            tuple(w for w in tokenize(" ".join(obj.split()[:_OBJECT_WORDS])) if w not in _WHEN)
+        )
+        if words:
+            out.append(words)
+    subjects: list[tuple[re.Match[str], list[str]]] = []
+    for found in _ENDED_SUBJECT.finditer(lowered):
+        before = lowered[: found.start()]
+        cuts = [m.end() for m in _SUBJECT_START.finditer(before)]
+        subjects.append((found, before[cuts[-1] if cuts else 0 :].split()[-_SUBJECT_WORDS:]))
+    subjects += [(found, found.group(1).split()) for found in _PARTED_FROM.finditer(lowered)]
+    for found, subject in subjects:
+        if tentative(lowered, found.start(), found.end()):
+            continue  # "maybe the thesis is finally over?" is weighed, not said
+        # A pronoun or a bare time ("it's over", "that is behind me") names nothing.
+        words = _thing(tuple(w for w in tokenize(" ".join(subject)) if w not in _WHEN))
         if words:
             out.append(words)
     return out
@@ -126,12 +193,24 @@ def named_words(text: str) -> frozenset[str]:
     return frozenset(w for words in named_objects(text) for w in words)
 
 
+#: Modifiers that pick out *another* instance of the head: "the second shop" is not "my
+#: shop", "the new job" not the job the user had. A named thing with one of them names only a
+#: turn that says it too.
+_OTHER_INSTANCE = frozenset(
+    tokenize("second third fourth fifth 2nd 3rd new extra additional spare another different")
+)
+
+
 def shared_words(change_text: str, old_text: str) -> frozenset[str]:
     """The words by which a change statement names an earlier turn: those of each named
     thing whose *head* the earlier turn says ("moved from my home country" names a turn
     about a country, not every turn with "a loving home" in it — a LoCoMo false
-    supersession; "stopped doing the bear tours" names "I run polar bear tours")."""
-    return words_by_head(named_objects(change_text), set(tokenize(old_text)))
+    supersession; "stopped doing the bear tours" names "I run polar bear tours"), unless
+    the thing is marked as another instance the turn does not say ("forget about the second
+    shop" does not name "this year's prices at my shop")."""
+    said = set(tokenize(old_text))
+    things = [words for words in named_objects(change_text) if _OTHER_INSTANCE & set(words) <= said]
+    return words_by_head(things, said)
 
 
 def is_change(edge: EdgeEvent) -> bool:
