@@ -108,12 +108,16 @@ def demotions(
     return out
 
 
-def reorder(ranked: Sequence[int], demoted: set[int], demote_to: int) -> list[int]:
-    """`ranked` with the `demoted` positions moved to rank `demote_to` (0-based) or later,
-    in their own order; the others keep theirs."""
-    kept = [i for i in ranked if i not in demoted]
-    moved = [i for i in ranked if i in demoted]
-    return kept[:demote_to] + moved + kept[demote_to:]
+def reorder(ranked: Sequence[int], demoted: set[int], window: int, demote_to: int) -> list[int]:
+    """`ranked` with the `demoted` positions (all within its first `window`) moved to rank
+    `demote_to` (0-based) or later, in their own order; the others keep theirs. Only the
+    window is reordered: a demoted statement never leaves it, so recall at the window's
+    depth is what it was without the rule (measured: moving them past it lost a LoCoMo
+    question whose evidence was an older statement, docs/extraction.md)."""
+    head, tail = list(ranked[:window]), list(ranked[window:])
+    kept = [i for i in head if i not in demoted]
+    moved = [i for i in head if i in demoted]
+    return kept[:demote_to] + moved + kept[demote_to:] + tail
 
 
 def explain(demotion: Demotion) -> str:

@@ -251,6 +251,8 @@ class QueryService:
             return {}
         classifier, allowed, slots = self._latest
         question = classifier.classify(np.asarray([qv]))[0]
+        if not latest_value.asked_attributes(question, allowed, rule):
+            return {}  # most questions: no candidate needs classifying
         window = [merged[i] for i in ranked[: rule.window]]
         verdicts = latest_value.classify_stored(classifier, [m.vector for m in window])
         return latest_value.demotions(
@@ -329,7 +331,8 @@ class QueryService:
         demoted = self._latest_value(intent, qv, merged, ranked) if tier is not None else {}
         if demoted:
             moved = {i for i in ranked if merged[i].record.edge_id in demoted}
-            ranked = latest_value.reorder(ranked, moved, policy.latest_value.demote_to)
+            rule = policy.latest_value
+            ranked = latest_value.reorder(ranked, moved, rule.window, rule.demote_to)
         best = ranked[: request.k]
         results = []
         for i in best:
