@@ -151,6 +151,27 @@ def test_a_keyed_fact_of_another_slot_is_not_a_statement_of_the_attribute(
     )
 
 
+def test_a_change_only_weighed_is_not_the_newer_value(embedder: MiniLMEmbedder) -> None:
+    """Appendix F / AV9: "thinking about …" keeps the committed value in front."""
+    question, old, _ = CHANGES[3]
+    classifier = PrototypeClassifier(embedder, TABLE)
+    edges = _edges(embedder, [old, "thinking about selling the Volvo for an electric Fiat"])
+    verdicts = latest_value.classify_stored(
+        classifier, [e.embedding.to_array() if e.embedding else None for e in edges]
+    )
+    asked = classifier.classify(embedder.embed([question]))[0]
+
+    def demoted(update: str) -> set[str]:
+        told = [edges[0], edges[1].model_copy(update={"update": update})]
+        records = [FactRecord(edge=e) for e in told]
+        return set(
+            latest_value.demotions(Intent.CURRENT, asked, records, verdicts, SLOTS, ALLOWED, RULE)
+        )
+
+    assert demoted("replace") == {"t0"}  # the same words told as made: the old one yields
+    assert demoted("soft") == set()
+
+
 def test_reorder_moves_demoted_from_the_given_rank_on() -> None:
     assert latest_value.reorder([4, 1, 2, 3, 0, 5], {4, 2}, 6, 2) == [1, 3, 4, 2, 0, 5]
     assert latest_value.reorder([0, 1], {0}, 10, 5) == [1, 0]

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from schemas.categories import Intent
+from schemas.categories import Intent, UpdateSemantics
 from schemas.policy import LatestValuePolicy
 from schemas.records import FactRecord
 from workers.extraction.prototypes import PrototypeClassifier, Table, Verdict
@@ -99,9 +99,12 @@ def demotions(
                 )
             if about:
                 members.append(record)
-        if len({r.edge.ingest_time for r in members}) < 2:
+        # A change only weighed ("thinking about moving to London") is not made: it never
+        # stands as the newest value (Appendix F soft supersession keeps both; AV9).
+        committed = [r for r in members if r.edge.update != UpdateSemantics.SOFT]
+        if not committed or len({r.edge.ingest_time for r in members}) < 2:
             continue
-        newest = max(members, key=lambda r: (r.edge.ingest_time, r.edge_id))
+        newest = max(committed, key=lambda r: (r.edge.ingest_time, r.edge_id))
         for record in members:
             if record.edge.ingest_time < newest.edge.ingest_time:
                 out.setdefault(record.edge_id, Demotion(attribute, newest.edge_id))
