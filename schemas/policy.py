@@ -118,6 +118,26 @@ class EmotionPolicy(BaseModel):
     note: str = ""
 
 
+class LatestValuePolicy(BaseModel):
+    """Query-time rule: for a current-state question about a single-valued attribute, the
+    older statements of it among the first `window` candidates rank from `demote_to` on
+    (workers/query/latest_value.py). Ours; measurements in `Policy.notes["latest_value"]`."""
+
+    enabled: bool = False
+    #: The question is about an attribute whose prototypes it is this near to, within
+    #: `question_margin` of its nearest attribute.
+    question_min: float = Field(default=0.35, ge=-1, le=1)
+    question_margin: float = Field(default=0.06, ge=0)
+    #: A candidate without a slot key is about it on the same terms, on its stored vector.
+    candidate_min: float = Field(default=0.3, ge=-1, le=1)
+    candidate_margin: float = Field(default=0.06, ge=0)
+    #: How many of the ranking's first candidates take part; where demoted ones go (0-based).
+    window: int = Field(default=10, gt=0)
+    demote_to: int = Field(default=5, ge=0)
+    #: Fixed-key attributes that still hold several values at once.
+    multi_valued: frozenset[str] = frozenset({"food_preference", "music_preference"})
+
+
 class CompactionPolicy(BaseModel):
     """When a long-dead fact may leave the active store (docs/architecture.md, "Compaction":
     archive long-dead facts so the active store stays bounded; paper Appendix L projects
@@ -221,6 +241,9 @@ class Policy(BaseModel):
     #: `masked_candidates` is how many masked facts each source searches. Ours.
     successor_expansion: bool = True
     masked_candidates: int = Field(default=10, gt=0)
+    #: The latest statement of a single-valued attribute wins a current-state question
+    #: (workers/query/latest_value.py). Ours, a stand-in for §3.5's LLM distillation.
+    latest_value: LatestValuePolicy = LatestValuePolicy()
     compaction: CompactionPolicy = CompactionPolicy()
     #: Where a setting departs from the paper or the paper is silent: why, and the
     #: measurement behind it (setting name → text). Documentation only.

@@ -44,6 +44,8 @@ class MergedCandidate:
     record: FactRecord
     sigma: float
     sources: tuple[str, ...]
+    #: The stored dense vector (L2-normalized), when a source returned it.
+    vector: np.ndarray | None = None
 
 
 def merge_hits(
@@ -83,7 +85,10 @@ def merge_hits(
             if source in BM25_SOURCES:
                 bm25[eid] = max(bm25.get(eid, 0.0), hit.score)
     sigma = fuse(cosines(q, vectors, mode), bm25, bm25_weight, mode, scale)
-    return [MergedCandidate(records[e], sigma[e], tuple(sources[e])) for e in sorted(records)]
+    return [
+        MergedCandidate(records[e], sigma[e], tuple(sources[e]), vectors.get(e))
+        for e in sorted(records)
+    ]
 
 
 _OTHER_ONLY = tuple(1.0 if c is Category.OTHER else 0.0 for c in CATEGORY_ORDER)

@@ -15,8 +15,9 @@ from scorer.rank import rank
 from scorer.scalar import ScalarScores
 from scorer.score import DEFAULT_OPTIONS, QueryContext, Scores, ScoringOptions
 from scorer.tables import PolicyTables
+from workers.extraction.prototypes import PrototypeClassifier, default_table, is_semantic
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
-from workers.query import successors
+from workers.query import latest_value, successors
 from workers.query.candidates import (
     MergedCandidate,
     hours,
@@ -80,6 +81,17 @@ class QueryService:
         self._options = options
         self._clock = clock
         self._event_categories = frozenset(c for c, p in policy.categories.items() if p.event_time)
+        # The prototypes mean nothing under the hashing test double: no latest-value rule.
+        table = default_table()
+        self._latest = (
+            (
+                PrototypeClassifier(embedder, table),
+                latest_value.single_valued(table, policy.latest_value),
+                latest_value.slot_attributes(table),
+            )
+            if is_semantic(embedder)
+            else None
+        )
 
     def _filter(self, intent: Intent, as_of: datetime | None) -> SearchFilter:
         masks = (self._policy.masks[intent], self._policy.raw_turn_masks.get(intent, {}))
@@ -229,6 +241,24 @@ class QueryService:
 
         return sorted(rest, key=lambda i: -weight(i))
 
+    def _latest_value(
+        self, intent: Intent, qv: np.ndarray, merged: list[MergedCandidate], ranked: list[int]
+    ) -> dict[str, latest_value.Demotion]:
+        """Older statements of the single-valued attribute a current question asks about,
+        among the first candidates (`workers/query/latest_value.py`)."""
+        rule = self._policy.latest_value
+        if self._latest is None or not rule.enabled or intent is not Intent.CURRENT:
+            return {}
+        classifier, allowed, slots = self._latest
+        question = classifier.classify(np.asarray([qv]))[0]
+        if not latest_value.asked_attributes(question, allowed, rule):
+            return {}  # most questions: no candidate needs classifying
+        window = [merged[i] for i in ranked[: rule.window]]
+        verdicts = latest_value.classify_stored(classifier, [m.vector for m in window])
+        return latest_value.demotions(
+            intent, question, [m.record for m in window], verdicts, slots, allowed, rule
+        )
+
     def _expand(
         self,
         user: str,
@@ -262,7 +292,7 @@ class QueryService:
                 out.append(MergedCandidate(succ.record, succ.sigma, ("successor",)))
             elif succ.sigma > out[i].sigma:
                 m = out[i]
-                out[i] = MergedCandidate(m.record, succ.sigma, (*m.sources, "successor"))
+                out[i] = MergedCandidate(m.record, succ.sigma, (*m.sources, "successor"), m.vector)
             else:
                 continue
             kept[edge_id] = succ
@@ -298,6 +328,11 @@ class QueryService:
             ranked = [i for i in ranked if tier[i]] + self._below_tier(
                 [i for i in ranked if not tier[i]], scores
             )
+        demoted = self._latest_value(intent, qv, merged, ranked) if tier is not None else {}
+        if demoted:
+            moved = {i for i in ranked if merged[i].record.edge_id in demoted}
+            rule = policy.latest_value
+            ranked = latest_value.reorder(ranked, moved, rule.window, rule.demote_to)
         best = ranked[: request.k]
         results = []
         for i in best:
@@ -313,6 +348,8 @@ class QueryService:
                 )
             if tier is not None and not tier[i]:
                 why.append(_BELOW_TIER)
+            if record.edge_id in demoted:
+                why.append(latest_value.explain(demoted[record.edge_id]))
             results.append(
                 ScoredFact(
                     edge_id=record.edge_id,

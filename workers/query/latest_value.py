@@ -1,0 +1,143 @@
+"""The latest statement of a single-valued attribute wins a current-state question (issue 11).
+
+A value replaced later in words that yield no superseding fact leaves the old turn active:
+nothing in the lifecycle connects the two, and association by similarity at ingest cannot
+(MiniLM cosine between old fact-less turn and new slot fact does not separate true pairs
+from unrelated ones, docs/extraction.md). The paper settles "which of several candidate
+values is current" partly at query time — its LLM distillation step (§3.5, Appendix Z) and
+soft supersession (Appendix F: the newer statement of one (subject, attribute) key wins).
+Without an LLM, this is a deterministic stand-in that depends on no phrasing:
+
+* the question is a current-state one (past and historical questions must see history) and
+  is about a single-valued attribute (its vector near that attribute's prototypes,
+  `workers/extraction/prototypes.toml`; per-item attributes such as hobbies, interests or
+  health conditions are never single-valued — AV5 aggregation keeps them all);
+* among the first `window` candidates, those about that same attribute (a stored slot key
+  of it, or their stored vector near its prototypes) that were told before the newest such
+  statement are demoted to rank `demote_to` or later, with the reason in `why`.
+
+A pure function of the candidate set and the question: the stored vectors and ingest times
+decide, ties broken by edge id, so the ranking is the same whatever the ingest order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from schemas.categories import Intent, UpdateSemantics
+from schemas.policy import LatestValuePolicy
+from schemas.records import FactRecord
+from workers.extraction.prototypes import PrototypeClassifier, Table, Verdict
+
+
+@dataclass(frozen=True, slots=True)
+class Demotion:
+    """One candidate told before the newest statement of the attribute the question asks."""
+
+    attribute: str
+    newer: str  # the edge id of the newest statement
+
+
+def single_valued(table: Table, policy: LatestValuePolicy) -> frozenset[str]:
+    """The attributes whose slot holds one value at a time: a fixed key (no "{head}"
+    template: one slot per hobby or condition is many values), minus the policy's
+    exceptions (one may like pizza and sushi at once)."""
+    names = {a.name for a in table.attributes if a is not None and "{" not in a.slot}
+    return frozenset(names - set(policy.multi_valued))
+
+
+def slot_attributes(table: Table) -> dict[str, str]:
+    """Slot key → attribute name, for the attributes with a fixed slot key."""
+    return {a.slot: a.name for a in table.attributes if a is not None and "{" not in a.slot}
+
+
+def _near(verdict: Verdict, attribute: str, minimum: float, margin: float) -> bool:
+    """Whether `attribute` is, or nearly is, the nearest attribute of a vector."""
+    scores = verdict.attribute_scores
+    own = scores.get(attribute, -1.0)
+    return own >= minimum and own >= max(scores.values()) - margin
+
+
+def asked_attributes(
+    verdict: Verdict, allowed: frozenset[str], policy: LatestValuePolicy
+) -> list[str]:
+    """The single-valued attributes a question is about ("which city am I living in?" is
+    as near the hometown as the current city: both are asked, each settled on its own)."""
+    return sorted(
+        a for a in allowed if _near(verdict, a, policy.question_min, policy.question_margin)
+    )
+
+
+def demotions(
+    intent: Intent,
+    question: Verdict,
+    records: Sequence[FactRecord],
+    verdicts: Sequence[Verdict | None],
+    slot_attribute: Mapping[str, str],
+    allowed: frozenset[str],
+    policy: LatestValuePolicy,
+) -> dict[str, Demotion]:
+    """Edge id → why it is demoted, for the candidates `records` (the first `window` of the
+    ranking; `verdicts` their stored vectors' prototypes, None without a vector).
+    `slot_attribute` maps a slot key to its attribute's name."""
+    if not policy.enabled or intent is not Intent.CURRENT:
+        return {}
+    out: dict[str, Demotion] = {}
+    for attribute in asked_attributes(question, allowed, policy):
+        members = []
+        for record, verdict in zip(records, verdicts, strict=True):
+            if record.edge.slot_key:
+                # A stored slot key says what the statement is about ("a haircut costs 400
+                # lira" shares a barber's words, its key is the price's).
+                about = slot_attribute.get(record.edge.slot_key) == attribute
+            else:
+                about = verdict is not None and _near(
+                    verdict, attribute, policy.candidate_min, policy.candidate_margin
+                )
+            if about:
+                members.append(record)
+        # A change only weighed ("thinking about moving to London") is not made: it never
+        # stands as the newest value (Appendix F soft supersession keeps both; AV9).
+        committed = [r for r in members if r.edge.update != UpdateSemantics.SOFT]
+        if not committed or len({r.edge.ingest_time for r in members}) < 2:
+            continue
+        newest = max(committed, key=lambda r: (r.edge.ingest_time, r.edge_id))
+        for record in members:
+            if record.edge.ingest_time < newest.edge.ingest_time:
+                out.setdefault(record.edge_id, Demotion(attribute, newest.edge_id))
+    return out
+
+
+def reorder(ranked: Sequence[int], demoted: set[int], window: int, demote_to: int) -> list[int]:
+    """`ranked` with the `demoted` positions (all within its first `window`) moved to rank
+    `demote_to` (0-based) or later, in their own order; the others keep theirs. Only the
+    window is reordered: a demoted statement never leaves it, so recall at the window's
+    depth is what it was without the rule (measured: moving them past it lost a LoCoMo
+    question whose evidence was an older statement, docs/extraction.md)."""
+    head, tail = list(ranked[:window]), list(ranked[window:])
+    kept = [i for i in head if i not in demoted]
+    moved = [i for i in head if i in demoted]
+    return kept[:demote_to] + moved + kept[demote_to:] + tail
+
+
+def explain(demotion: Demotion) -> str:
+    return (
+        f"an older statement of {demotion.attribute.replace('_', ' ')}; "
+        f"the newer one is {demotion.newer}"
+    )
+
+
+def classify_stored(
+    classifier: PrototypeClassifier, vectors: Sequence[np.ndarray | None]
+) -> list[Verdict | None]:
+    """The prototypes' verdict on each stored vector (None where a candidate has none)."""
+    present = [i for i, v in enumerate(vectors) if v is not None]
+    out: list[Verdict | None] = [None] * len(vectors)
+    if present:
+        matrix = np.stack([np.asarray(vectors[i], dtype=np.float32) for i in present])
+        for i, verdict in zip(present, classifier.classify(matrix), strict=True):
+            out[i] = verdict
+    return out
