@@ -95,11 +95,12 @@ def test_history_stays_for_other_questions(intent: Intent) -> None:
 
 OLD_TURN = "I run kayak tours on the fjord every summer, we charge 90 euros a person"
 NEW_TURN = "we stopped the kayak tours for good, these days I teach sailing to kids"
+#: Neutral chatter of the same user between the two turns.
 CHATTER = [
-    "can you help me write a birthday card for my nephew",
-    "the weather has been grey all week",
-    "what's a good podcast for a long drive",
-    "thanks, that recipe worked out great",
+    "any tips for getting a toddler to sleep past six?",
+    "my neighbour's dog barked all night again",
+    "recommend a novel for a rainy weekend",
+    "that bread recipe came out dense, what went wrong",
 ]
 
 
