@@ -138,6 +138,18 @@ class LatestValuePolicy(BaseModel):
     multi_valued: frozenset[str] = frozenset({"food_preference", "music_preference"})
 
 
+class OutdatedSiblingsPolicy(BaseModel):
+    """Query-time rule: for a current-state question, a candidate told in one turn with a
+    fact since replaced, ranked below the statement that replaced it, ranks from
+    `latest_value.demote_to` on inside `latest_value.window` (workers/query/
+    outdated_siblings.py). Ours, after the paper's "slot-key fragmentation" (§6);
+    measurements in `Policy.notes["outdated_siblings"]`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = False
+
+
 class CompactionPolicy(BaseModel):
     """When a long-dead fact may leave the active store (docs/architecture.md, "Compaction":
     archive long-dead facts so the active store stays bounded; paper Appendix L projects
@@ -244,6 +256,9 @@ class Policy(BaseModel):
     #: The latest statement of a single-valued attribute wins a current-state question
     #: (workers/query/latest_value.py). Ours, a stand-in for §3.5's LLM distillation.
     latest_value: LatestValuePolicy = LatestValuePolicy()
+    #: A candidate told with a replaced fact ranks below its replacement's statement
+    #: (workers/query/outdated_siblings.py), on latest_value's window. Ours (§6).
+    outdated_siblings: OutdatedSiblingsPolicy = OutdatedSiblingsPolicy()
     compaction: CompactionPolicy = CompactionPolicy()
     #: Where a setting departs from the paper or the paper is silent: why, and the
     #: measurement behind it (setting name → text). Documentation only.

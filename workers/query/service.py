@@ -17,7 +17,7 @@ from scorer.score import DEFAULT_OPTIONS, QueryContext, Scores, ScoringOptions
 from scorer.tables import PolicyTables
 from workers.extraction.prototypes import PrototypeClassifier, default_table, is_semantic
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
-from workers.query import latest_value, successors
+from workers.query import latest_value, outdated_siblings, successors
 from workers.query.candidates import (
     MergedCandidate,
     hours,
@@ -259,6 +259,21 @@ class QueryService:
             intent, question, [m.record for m in window], verdicts, slots, allowed, rule
         )
 
+    def _told_with_replaced(
+        self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int]
+    ) -> dict[str, outdated_siblings.Demotion]:
+        """The first candidates told with a fact replaced by a statement ranked above them
+        (`workers/query/outdated_siblings.py`)."""
+        if not self._policy.outdated_siblings.enabled or intent is not Intent.CURRENT:
+            return {}
+        window = [merged[i].record for i in ranked[: self._policy.latest_value.window]]
+        told_with = outdated_siblings.turn_facts([m.record for m in merged])
+        wanted = outdated_siblings.wanted(window, told_with)
+        if not wanted:
+            return {}
+        facts = {r.edge_id: r for r in self._vectors.get(user, wanted)}
+        return outdated_siblings.demotions(intent, window, told_with, facts)
+
     def _expand(
         self,
         user: str,
@@ -329,8 +344,9 @@ class QueryService:
                 [i for i in ranked if not tier[i]], scores
             )
         demoted = self._latest_value(intent, qv, merged, ranked) if tier is not None else {}
-        if demoted:
-            moved = {i for i in ranked if merged[i].record.edge_id in demoted}
+        told = self._told_with_replaced(user, intent, merged, ranked) if tier is not None else {}
+        if demoted or told:
+            moved = {i for i in ranked if merged[i].record.edge_id in demoted.keys() | told}
             rule = policy.latest_value
             ranked = latest_value.reorder(ranked, moved, rule.window, rule.demote_to)
         best = ranked[: request.k]
@@ -350,6 +366,8 @@ class QueryService:
                 why.append(_BELOW_TIER)
             if record.edge_id in demoted:
                 why.append(latest_value.explain(demoted[record.edge_id]))
+            if record.edge_id in told:
+                why.append(outdated_siblings.explain(told[record.edge_id]))
             results.append(
                 ScoredFact(
                     edge_id=record.edge_id,

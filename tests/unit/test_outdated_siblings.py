@@ -1,0 +1,224 @@
+"""Witnesses of the query-time rule for what was told with a replaced fact
+(workers/query/outdated_siblings.py; the paper's "slot-key fragmentation", §6).
+
+The statements are written here for the test; none comes from a paper-turns set. One turn
+yields a tour business (replaced later) and its price (never restated): the price and the
+raw turn stay active, and leave the top of a current question about the tours once the
+statement that replaced the tours ranks above them — not of a past question, not when the
+replacement ranks below them, and the same whatever order the edges were delivered in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from schemas.categories import Category, Intent, LifecycleState
+from schemas.events import EdgeEvent, Embedding, ForgetCommand
+from schemas.policy import Policy, load_policy
+from schemas.query import QueryRequest
+from schemas.records import FactRecord, Lifecycle
+from tests.unit.lifecycle_properties import given_deliveries, given_forgets
+from workers.embedding.minilm import MiniLMEmbedder
+from workers.lifecycle.service import LifecycleService
+from workers.query import outdated_siblings
+from workers.query.service import QueryService
+from workers.stores.memory_slots import InMemorySlotIndex
+from workers.stores.memory_vectors import InMemoryVectorIndex
+
+NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
+POLICY = load_policy()
+ON = POLICY.model_copy(update={"outdated_siblings": POLICY.outdated_siblings.model_copy(
+    update={"enabled": True})})  # fmt: skip
+OFF = POLICY.model_copy(update={"outdated_siblings": POLICY.outdated_siblings.model_copy(
+    update={"enabled": False})})  # fmt: skip
+DEMOTE_TO = POLICY.latest_value.demote_to
+
+
+def _record(edge_id: str, *, of: tuple[str, ...] = (), state: str = "active",
+            by: str | None = None) -> FactRecord:  # fmt: skip
+    replaced = {"superseded_by": by} if state == "superseded" else {"retracted_by": by}
+    return FactRecord(
+        edge=EdgeEvent(
+            edge_id=edge_id, user_id="u1", text=edge_id, categories=Category.OTHER,
+            ingest_time=NOW, episodic=bool(of), episodic_of=of,
+        ),
+        lifecycle=Lifecycle(state=LifecycleState(state), **(replaced if by else {})),
+    )  # fmt: skip
+
+
+# A turn told a business (t1#0, replaced by n#0) and its price (t1#1); n#raw told the change.
+OLD_RAW = _record("t1#raw", of=("t1#0", "t1#1"))
+PRICE = _record("t1#1")
+TOURS = _record("t1#0", state="superseded", by="n#0")
+NEW_RAW = _record("n#raw", of=("n#0",))
+CHAT = _record("c#raw", of=("c#0",))
+
+
+def _demoted(window: Sequence[FactRecord], facts: Sequence[FactRecord],
+             intent: Intent = Intent.CURRENT) -> dict[str, outdated_siblings.Demotion]:  # fmt: skip
+    told = outdated_siblings.turn_facts(window)
+    wanted = outdated_siblings.wanted(window, told)
+    found = {f.edge_id: f for f in facts if f.edge_id in wanted}
+    return outdated_siblings.demotions(intent, window, told, found)
+
+
+def test_what_was_told_with_a_replaced_fact_yields_to_its_replacement() -> None:
+    demoted = _demoted([NEW_RAW, PRICE, CHAT, OLD_RAW], [TOURS])
+    assert set(demoted) == {"t1#1", "t1#raw"}
+    assert demoted["t1#1"] == outdated_siblings.Demotion("t1#0", "n#0", "superseded")
+    assert "superseded by n#0" in outdated_siblings.explain(demoted["t1#1"])
+
+
+def test_a_replacement_ranked_below_keeps_the_candidate_in_front() -> None:
+    """The question is about the price, not the tours: the price stays first."""
+    assert set(_demoted([PRICE, OLD_RAW, NEW_RAW], [TOURS])) == set()
+    assert set(_demoted([PRICE, NEW_RAW, OLD_RAW], [TOURS])) == {"t1#raw"}
+
+
+def test_retracted_facts_count_and_current_facts_do_not() -> None:
+    retracted = _record("t1#0", state="retracted", by="n#0")
+    assert _demoted([NEW_RAW, OLD_RAW], [retracted])["t1#raw"].relation == "retracted"
+    assert _demoted([NEW_RAW, OLD_RAW], [_record("t1#0")]) == {}
+    assert _demoted([NEW_RAW, OLD_RAW], []) == {}  # the fact is not in the store (forgotten)
+
+
+@pytest.mark.parametrize("intent", [Intent.PAST, Intent.HISTORICAL, Intent.UPCOMING])
+def test_history_stays_for_other_questions(intent: Intent) -> None:
+    assert _demoted([NEW_RAW, PRICE, OLD_RAW], [TOURS], intent) == {}
+
+
+# ---- the query path, on MiniLM ---------------------------------------------------------
+
+OLD_TURN = "I run kayak tours on the fjord every summer, we charge 90 euros a person"
+NEW_TURN = "we stopped the kayak tours for good, these days I teach sailing to kids"
+#: Neutral chatter of the same user between the two turns.
+CHATTER = [
+    "any tips for getting a toddler to sleep past six?",
+    "my neighbour's dog barked all night again",
+    "recommend a novel for a rainy weekend",
+    "that bread recipe came out dense, what went wrong",
+]
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Iterator[MiniLMEmbedder]:
+    yield MiniLMEmbedder(intra_op_threads=2)
+
+
+def _plain_stream() -> list[EdgeEvent]:
+    """The two turns as the offline extractor stores them (facts, then the raw turn), with
+    chatter between them, one turn a week; without embeddings (`_embedded` adds them)."""
+    turns: list[tuple[str, list[tuple[str, str | None, str | None]]]] = [
+        (OLD_TURN, [("User runs kayak tours on the fjord", "project.tours", "kayak tours"),
+                    ("User charges 90 euros a person", "price.person", "90 euros")]),
+        *[(text, []) for text in CHATTER],
+        (NEW_TURN, [("User stopped the kayak tours", "project.tours", "stopped")]),
+    ]  # fmt: skip
+    edges: list[EdgeEvent] = []
+    for n, (turn, facts) in enumerate(turns):
+        at = NOW - timedelta(days=7 * (len(turns) - n))
+        ids = tuple(f"s{n}#{i}" for i in range(len(facts)))
+        common = {"user_id": "u1", "ingest_time": at, "source_turns": (f"s{n}",)}
+        for fact_id, (text, slot, value) in zip(ids, facts, strict=True):
+            edges.append(EdgeEvent(
+                edge_id=fact_id, text=text, categories=Category.PROJECTS_ENDEAVORS,
+                slot_key=slot, value=value, update="replace", confidence=0.9, **common,
+            ))  # fmt: skip
+        edges.append(EdgeEvent(edge_id=f"s{n}#raw", text=turn, categories=Category.OTHER,
+                               episodic=True, episodic_of=ids, **common))  # fmt: skip
+    return edges
+
+
+STREAM = _plain_stream()
+QUESTION = "what kind of tours do I run these days?"
+
+
+@pytest.fixture(scope="module")
+def embedded(embedder: MiniLMEmbedder) -> dict[str, EdgeEvent]:
+    """Edge id → the edge of `STREAM` with its MiniLM embedding."""
+    vectors = embedder.embed([e.text for e in STREAM])
+    return {
+        e.edge_id: e.model_copy(update={"embedding": Embedding.from_array(embedder.model_id, v)})
+        for e, v in zip(STREAM, vectors, strict=True)
+    }
+
+
+def _make() -> tuple[LifecycleService, InMemoryVectorIndex]:
+    vectors = InMemoryVectorIndex()
+    return LifecycleService(InMemorySlotIndex(), vectors, POLICY), vectors
+
+
+def _ask(vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder, question: str,
+         policy: Policy = ON) -> list[tuple[str, list[str]]]:  # fmt: skip
+    service = QueryService(vectors, embedder, policy, clock=lambda: NOW)
+    result = service.query(QueryRequest(user_id="u1", query=question, as_of=NOW))
+    return [(r.edge_id, r.why) for r in result.results]
+
+
+def _told_with(answer: list[tuple[str, list[str]]]) -> set[str]:
+    return {e for e, why in answer if any(w.startswith("told with ") for w in why)}
+
+
+def test_the_query_path_serves_the_replacement_first_and_says_why(
+    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
+) -> None:
+    service, vectors = _make()
+    for edge in STREAM:
+        service.apply(embedded[edge.edge_id])
+    answer = _ask(vectors, embedder, QUESTION)
+    ids = [e for e, _ in answer]
+    assert _told_with(answer) == {"s0#1", "s0#raw"}
+    assert min(ids.index("s0#1"), ids.index("s0#raw")) >= DEMOTE_TO
+    assert ids.index("s5#0") < DEMOTE_TO
+    # Without the rule, the price and the old turn stood in the top 5 (stale).
+    off = _ask(vectors, embedder, QUESTION, OFF)
+    assert _told_with(off) == set()
+    assert min(i for i, (e, _) in enumerate(off) if e in {"s0#1", "s0#raw"}) < DEMOTE_TO
+    assert _told_with(_ask(vectors, embedder, "what tours did I run back then?")) == set()
+
+
+@pytest.fixture(scope="module")
+def reference(
+    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
+) -> list[tuple[str, list[str]]]:
+    service, vectors = _make()
+    for edge in sorted(STREAM, key=lambda e: (e.ingest_time, e.edge_id)):
+        service.apply(embedded[edge.edge_id])
+    return _ask(vectors, embedder, QUESTION)
+
+
+@settings(
+    deadline=None, max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given_deliveries(STREAM, max_repeats=3)
+def test_the_ranking_does_not_depend_on_delivery_order(
+    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent],
+    reference: list[tuple[str, list[str]]], order: list[EdgeEvent], repeats: list[EdgeEvent],
+) -> None:  # fmt: skip
+    service, vectors = _make()
+    for edge in [*order, *repeats]:
+        service.apply(embedded[edge.edge_id])
+    assert _ask(vectors, embedder, QUESTION) == reference
+
+
+@settings(
+    deadline=None, max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given_forgets(STREAM)
+def test_forgetting_an_edge_ends_where_never_telling_it_does(
+    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent], order: list[EdgeEvent],
+    forgotten: str,
+) -> None:  # fmt: skip
+    never, never_vectors = _make()
+    service, vectors = _make()
+    for edge in order:
+        if edge.edge_id != forgotten:
+            never.apply(embedded[edge.edge_id])
+        service.apply(embedded[edge.edge_id])
+    service.forget(ForgetCommand(command_id="c", user_id="u1", edge_id=forgotten,
+                                 issued_at=NOW))  # fmt: skip
+    assert _ask(vectors, embedder, QUESTION) == _ask(never_vectors, embedder, QUESTION)
