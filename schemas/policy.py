@@ -136,6 +136,23 @@ class LatestValuePolicy(BaseModel):
     demote_to: int = Field(default=5, ge=0)
     #: Fixed-key attributes that still hold several values at once.
     multi_valued: frozenset[str] = frozenset({"food_preference", "music_preference"})
+    #: Which classifier says what a question or candidate is about: the nearest prototypes
+    #: (`workers/extraction/prototypes.py`, cosines, the thresholds above) or the trained
+    #: linear probe (`workers/extraction/attribute_probe.py`, class probabilities with a
+    #: "none" class, the `probe_*` thresholds).
+    classifier: Literal["prototypes", "probe"] = "prototypes"
+    probe_question_min: float = Field(default=0.3, ge=0, le=1)
+    probe_candidate_min: float = Field(default=0.3, ge=0, le=1)
+    probe_margin: float = Field(default=0.0, ge=0)
+
+    def thresholds(self) -> LatestValuePolicy:
+        """The policy with the chosen classifier's thresholds in the fields the rule reads."""
+        if self.classifier == "prototypes":
+            return self
+        return self.model_copy(update={
+            "question_min": self.probe_question_min, "question_margin": self.probe_margin,
+            "candidate_min": self.probe_candidate_min, "candidate_margin": self.probe_margin,
+        })  # fmt: skip
 
 
 class CompactionPolicy(BaseModel):
