@@ -206,8 +206,8 @@ def run(args: argparse.Namespace) -> int:
     from workers.extraction.attribute_probe import default_probe
 
     if args.weights:
-        probe = load_probe(np.load(args.weights / f"{ASSET}.npy"),
-                           json.loads((args.weights / f"{ASSET}.json").read_text("utf-8")))  # fmt: skip
+        meta = json.loads((args.weights / f"{ASSET}.json").read_text("utf-8"))
+        probe = load_probe(np.load(args.weights / f"{ASSET}.npy"), meta)
     else:
         probe = default_probe()
     result = evaluate(embedder, probe, thresholds_from(args), args.personas, args.seed)

@@ -35,9 +35,7 @@ def test_training_regenerates_the_shipped_probe_bit_for_bit(
 def test_the_comparison_reports_both_classifiers(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "attribute-probe", "--personas", "2", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert {"generator-test/question", "heldout2/statement", "paper-cases/question"} <= set(
-        result
-    )
+    assert {"generator-test/question", "heldout2/statement", "paper-cases/question"} <= set(result)
     for both in result.values():
         assert set(both) == {"prototypes", "probe"}
         assert {"accuracy", "macro_f1", "auroc"} <= set(both["probe"])

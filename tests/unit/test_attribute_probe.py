@@ -9,20 +9,29 @@ nearest prototypes do, and never name an attribute for chatter.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from schemas.policy import LatestValuePolicy, load_policy
+from schemas.events import EdgeEvent
+from schemas.policy import LatestValuePolicy
+from schemas.query import QueryRequest, ScoredFact
 from workers.embedding.hashing import HashingEmbedder
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.extraction.attribute_probe import AttributeClassifier, default_probe, load_probe
 from workers.extraction.prototypes import PrototypeClassifier, default_table
+from workers.lifecycle.service import LifecycleService
 from workers.query import latest_value
-from workers.query.service import _attribute_classifier
+from workers.query.service import QueryService, _attribute_classifier
+from workers.stores.memory_slots import InMemorySlotIndex
+from workers.stores.memory_vectors import InMemoryVectorIndex
 
-RULE = load_policy().latest_value.model_copy(update={"enabled": True})
+from .test_latest_value import CHANGES, CHATTER, NOW, POLICY, _edges
+
+RULE = POLICY.latest_value.model_copy(update={"enabled": True})
 PROBE_RULE = RULE.model_copy(update={"classifier": "probe"})
 ALLOWED = latest_value.single_valued(default_table(), RULE)
 
@@ -117,3 +126,44 @@ def test_vectors_of_another_embedder_fall_back_to_the_prototypes() -> None:
     classifier, rule = _attribute_classifier(HashingEmbedder(), PROBE_RULE)
     assert isinstance(classifier, PrototypeClassifier)
     assert rule.classifier == "prototypes" and rule.question_min == RULE.question_min
+
+
+def _results(
+    embedder: MiniLMEmbedder, edges: Sequence[EdgeEvent], question: str
+) -> list[ScoredFact]:
+    vectors = InMemoryVectorIndex()
+    lifecycle = LifecycleService(InMemorySlotIndex(), vectors, POLICY)
+    for edge in edges:
+        lifecycle.apply(edge)
+    policy = POLICY.model_copy(update={"latest_value": PROBE_RULE})
+    service = QueryService(vectors, embedder, policy, clock=lambda: NOW)
+    return service.query(QueryRequest(user_id="u", query=question)).results
+
+
+def _ranking(embedder: MiniLMEmbedder, edges: Sequence[EdgeEvent], question: str) -> list[str]:
+    return [r.edge_id for r in _results(embedder, edges, question)]
+
+
+@pytest.mark.parametrize(("question", "old", "new"), CHANGES)
+def test_with_the_probe_the_older_statement_is_demoted_below_the_newer(
+    embedder: MiniLMEmbedder, question: str, old: str, new: str
+) -> None:
+    edges = _edges(embedder, [old, *CHATTER * 2, new])
+    results = _results(embedder, edges, question)
+    ids = [r.edge_id for r in results]
+    assert ids.index(edges[-1].edge_id) < ids.index("t0"), ids
+    why = next(r.why for r in results if r.edge_id == "t0")
+    assert any(w.startswith("an older statement of") for w in why), why
+    newer = next(r.why for r in results if r.edge_id == edges[-1].edge_id)
+    assert not any("older statement" in w for w in newer)
+
+
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_with_the_probe_the_ranking_is_the_same_whatever_the_ingest_order(
+    embedder: MiniLMEmbedder, data: st.DataObject
+) -> None:
+    question, old, new = CHANGES[0]
+    edges = _edges(embedder, [old, *CHATTER, new])
+    order = data.draw(st.permutations(edges))
+    assert _ranking(embedder, order, question) == _ranking(embedder, edges, question)
