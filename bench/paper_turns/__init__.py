@@ -5,6 +5,7 @@ The conversations of `cases/` (the set the offline extractor was developed again
 just teach the rules its wording), of `heldout2/` (a third telling by an outsider, sealed
 until stop 19 measured it, a development set since) or of `heldout3/` (a fourth, sealed
 telling written by an outsider from the paper alone: no extractor change may be tuned on it)
+or of `heldout4/` (a fifth, sealed telling, written the same way by another outsider)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
 top 10, stale in the top 5).
@@ -27,7 +28,7 @@ from bench.paper_turns.runner import Report, run
 #: 56357ab); its failure classes have guided tuning since, so it is a development set now.
 SETS = {name: CASES_DIR.with_name(name) for name in ("cases", "heldout", "heldout2")}
 #: Sealed sets: `paper-turns --cases NAME` measures them, no tuning tool ever does.
-SEALED = {"heldout3": CASES_DIR.with_name("heldout3")}
+SEALED = {name: CASES_DIR.with_name(name) for name in ("heldout3", "heldout4")}
 
 
 def measure(directory: Path, embedder: str, extractor_kind: str) -> tuple[dict[str, Any], Report]:
