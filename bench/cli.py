@@ -118,6 +118,15 @@ def register(
     b.add_argument("--cases", type=Path, help="case directory (default tests/paper_cases/data)")
     b.add_argument("--json", action="store_true")
     b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
+    b = bench.add_parser("train-attributes", parents=[common], help="train the attribute probe")
+    b.add_argument("--out", type=Path, required=True, help="directory for attribute_probe.*")
+    b = bench.add_parser("attribute-probe", parents=[common], help="probe vs prototypes")
+    b.add_argument("--weights", type=Path, help="directory of a trained probe (default: shipped)")
+    b.add_argument("--personas", type=int, default=20, help="of the generator's TEST half")
+    b.add_argument("--seed", type=int, default=29)
+    b.add_argument("--probe-min", type=float, default=0.5, help="probe's minimum probability")
+    b.add_argument("--probe-margin", type=float, default=0.0)
+    b.add_argument("--json", action="store_true")
     b = bench.add_parser("user-growth", parents=[common], help="one user's ingest rate as it grows")
     b.add_argument("--facts", type=int, default=10000, help="facts of the user")
     b.add_argument("--window", type=int, default=1000, help="facts per measured window")
@@ -281,6 +290,10 @@ def run(args: argparse.Namespace) -> int:
         from bench import paper_cases
 
         return paper_cases.run(args)
+    if args.bench in ("train-attributes", "attribute-probe"):
+        from bench import attribute_probe
+
+        return attribute_probe.run(args)
     if args.bench == "growth":
         from bench import growth
 

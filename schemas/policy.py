@@ -136,6 +136,30 @@ class LatestValuePolicy(BaseModel):
     demote_to: int = Field(default=5, ge=0)
     #: Fixed-key attributes that still hold several values at once.
     multi_valued: frozenset[str] = frozenset({"food_preference", "music_preference"})
+    #: Which classifier says what a question or candidate is about: the nearest prototypes
+    #: (`workers/extraction/prototypes.py`, cosines, the thresholds above) or the trained
+    #: linear probe (`workers/extraction/attribute_probe.py`, class probabilities with a
+    #: "none" class, the `probe_*` thresholds). Measurements: `Policy.notes["latest_value"]`.
+    classifier: Literal["prototypes", "probe"] = "prototypes"
+    #: With the probe, a question is about its most probable class if that is an attribute
+    #: of at least this probability ...
+    probe_question_min: float = Field(default=0.3, ge=0, le=1)
+    probe_question_margin: float = Field(default=0.0, ge=0)
+    #: ... and a candidate about every attribute it gives at least this probability (a turn
+    #: may be about two: "the commute from Leith to the infirmary" is residence and work).
+    probe_candidate_min: float = Field(default=0.02, ge=0, le=1)
+    probe_candidate_margin: float = Field(default=1.0, ge=0)
+
+    def thresholds(self) -> LatestValuePolicy:
+        """The policy with the chosen classifier's thresholds in the fields the rule reads."""
+        if self.classifier == "prototypes":
+            return self
+        return self.model_copy(update={
+            "question_min": self.probe_question_min,
+            "question_margin": self.probe_question_margin,
+            "candidate_min": self.probe_candidate_min,
+            "candidate_margin": self.probe_candidate_margin,
+        })  # fmt: skip
 
 
 class OutdatedSiblingsPolicy(BaseModel):

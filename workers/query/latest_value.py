@@ -30,7 +30,8 @@ import numpy as np
 from schemas.categories import Intent, UpdateSemantics
 from schemas.policy import LatestValuePolicy
 from schemas.records import FactRecord
-from workers.extraction.prototypes import PrototypeClassifier, Table, Verdict
+from workers.extraction.attribute_probe import AttributeClassifier
+from workers.extraction.prototypes import Table, Verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,9 +139,9 @@ def explain(demotion: Demotion) -> str:
 
 
 def classify_stored(
-    classifier: PrototypeClassifier, vectors: Sequence[np.ndarray | None]
+    classifier: AttributeClassifier, vectors: Sequence[np.ndarray | None]
 ) -> list[Verdict | None]:
-    """The prototypes' verdict on each stored vector (None where a candidate has none)."""
+    """The classifier's verdict on each stored vector (None where a candidate has none)."""
     present = [i for i, v in enumerate(vectors) if v is not None]
     out: list[Verdict | None] = [None] * len(vectors)
     if present:

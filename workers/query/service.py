@@ -9,12 +9,13 @@ from datetime import UTC, datetime
 import numpy as np
 
 from schemas.categories import CATEGORY_ORDER, Intent, LifecycleState
-from schemas.policy import Policy
+from schemas.policy import LatestValuePolicy, Policy
 from schemas.query import QueryRequest, QueryResult, ScoredFact
 from scorer.rank import rank
 from scorer.scalar import ScalarScores
 from scorer.score import DEFAULT_OPTIONS, QueryContext, Scores, ScoringOptions
 from scorer.tables import PolicyTables
+from workers.extraction.attribute_probe import AttributeClassifier, default_probe
 from workers.extraction.prototypes import PrototypeClassifier, default_table, is_semantic
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
 from workers.query import latest_value, outdated_siblings, successors
@@ -85,7 +86,7 @@ class QueryService:
         table = default_table()
         self._latest = (
             (
-                PrototypeClassifier(embedder, table),
+                *_attribute_classifier(embedder, policy.latest_value),
                 latest_value.single_valued(table, policy.latest_value),
                 latest_value.slot_attributes(table),
             )
@@ -246,10 +247,11 @@ class QueryService:
     ) -> dict[str, latest_value.Demotion]:
         """Older statements of the single-valued attribute a current question asks about,
         among the first candidates (`workers/query/latest_value.py`)."""
-        rule = self._policy.latest_value
-        if self._latest is None or not rule.enabled or intent is not Intent.CURRENT:
+        if self._latest is None or intent is not Intent.CURRENT:
             return {}
-        classifier, allowed, slots = self._latest
+        classifier, rule, allowed, slots = self._latest
+        if not rule.enabled:
+            return {}
         question = classifier.classify(np.asarray([qv]))[0]
         if not latest_value.asked_attributes(question, allowed, rule):
             return {}  # most questions: no candidate needs classifying
@@ -393,3 +395,15 @@ class QueryService:
             candidates=len(merged),
             suppressed=dict(sorted(suppressed.items())),
         )
+
+
+def _attribute_classifier(
+    embedder: Embedder, rule: LatestValuePolicy
+) -> tuple[AttributeClassifier, LatestValuePolicy]:
+    """The classifier the latest-value rule reads, with its thresholds: the trained probe if
+    the policy asks for it and the vectors are the ones it was trained on, else prototypes."""
+    if rule.classifier == "probe" and default_probe().model_id == embedder.model_id:
+        return default_probe(), rule.thresholds()
+    return PrototypeClassifier(embedder, default_table()), rule.model_copy(
+        update={"classifier": "prototypes"}
+    )
