@@ -31,7 +31,7 @@ from workers.stores.memory_vectors import InMemoryVectorIndex
 
 from .test_latest_value import CHANGES, CHATTER, NOW, POLICY, _edges
 
-RULE = POLICY.latest_value.model_copy(update={"enabled": True})
+RULE = POLICY.latest_value.model_copy(update={"enabled": True, "classifier": "prototypes"})
 PROBE_RULE = RULE.model_copy(update={"classifier": "probe"})
 ALLOWED = latest_value.single_valued(default_table(), RULE)
 
