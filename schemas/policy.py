@@ -174,6 +174,18 @@ class OutdatedSiblingsPolicy(BaseModel):
     enabled: bool = False
 
 
+class PassedMentionsPolicy(BaseModel):
+    """Query-time rule: for an upcoming question, an undated candidate among the first
+    `latest_value.window` whose words name a date more than the expiry buffer before as_of
+    ranks from `latest_value.demote_to` on (workers/query/passed_mentions.py). Ours, after
+    A.7.4 (an event whose time has passed is not upcoming); measurements in
+    `Policy.notes["passed_mentions"]`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = False
+
+
 class CompactionPolicy(BaseModel):
     """When a long-dead fact may leave the active store (docs/architecture.md, "Compaction":
     archive long-dead facts so the active store stays bounded; paper Appendix L projects
@@ -283,6 +295,9 @@ class Policy(BaseModel):
     #: A candidate told with a replaced fact ranks below its replacement's statement
     #: (workers/query/outdated_siblings.py), on latest_value's window. Ours (§6).
     outdated_siblings: OutdatedSiblingsPolicy = OutdatedSiblingsPolicy()
+    #: Undated candidates whose words date them in the past, for upcoming questions
+    #: (workers/query/passed_mentions.py), on latest_value's window. Ours (A.7.4).
+    passed_mentions: PassedMentionsPolicy = PassedMentionsPolicy()
     compaction: CompactionPolicy = CompactionPolicy()
     #: Where a setting departs from the paper or the paper is silent: why, and the
     #: measurement behind it (setting name → text). Documentation only.

@@ -18,7 +18,7 @@ from scorer.tables import PolicyTables
 from workers.extraction.attribute_probe import AttributeClassifier, default_probe
 from workers.extraction.prototypes import PrototypeClassifier, default_table, is_semantic
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
-from workers.query import latest_value, outdated_siblings, successors
+from workers.query import latest_value, outdated_siblings, passed_mentions, successors
 from workers.query.candidates import (
     MergedCandidate,
     hours,
@@ -276,6 +276,16 @@ class QueryService:
         facts = {r.edge_id: r for r in self._vectors.get(user, wanted)}
         return outdated_siblings.demotions(intent, window, told_with, facts)
 
+    def _passed(
+        self, intent: Intent, merged: list[MergedCandidate], ranked: list[int], as_of: datetime
+    ) -> dict[str, passed_mentions.Passed]:
+        """The first undated candidates of an upcoming question whose words date them in the
+        past (`workers/query/passed_mentions.py`)."""
+        if not self._policy.passed_mentions.enabled:
+            return {}
+        window = [merged[i].record for i in ranked[: self._policy.latest_value.window]]
+        return passed_mentions.passed(intent, window, as_of, self._policy.expiry_buffer_hours)
+
     def _expand(
         self,
         user: str,
@@ -347,8 +357,10 @@ class QueryService:
             )
         demoted = self._latest_value(intent, qv, merged, ranked) if tier is not None else {}
         told = self._told_with_replaced(user, intent, merged, ranked) if tier is not None else {}
-        if demoted or told:
-            moved = {i for i in ranked if merged[i].record.edge_id in demoted.keys() | told}
+        past = self._passed(intent, merged, ranked, as_of) if tier is not None else {}
+        if demoted or told or past:
+            named = demoted.keys() | told.keys() | past.keys()
+            moved = {i for i in ranked if merged[i].record.edge_id in named}
             rule = policy.latest_value
             ranked = latest_value.reorder(ranked, moved, rule.window, rule.demote_to)
         best = ranked[: request.k]
@@ -370,6 +382,8 @@ class QueryService:
                 why.append(latest_value.explain(demoted[record.edge_id]))
             if record.edge_id in told:
                 why.append(outdated_siblings.explain(told[record.edge_id]))
+            if record.edge_id in past:
+                why.append(passed_mentions.explain(past[record.edge_id]))
             results.append(
                 ScoredFact(
                     edge_id=record.edge_id,

@@ -1,0 +1,165 @@
+"""Witnesses of the query-time rule for undated candidates whose own words date them in the
+past (workers/query/passed_mentions.py; A.7.4: an event whose time has passed is not
+upcoming).
+
+The statements are written here for the test; none comes from a paper-turns set. A turn
+told in early spring names a day that spring ("the plumber comes on March 3") and yields no
+dated fact, so nothing marks it as past; fourteen months later "is anything coming up?"
+must not serve it before what lies ahead — and a turn that names no date stays where it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from schemas.categories import Category, Intent
+from schemas.events import EdgeEvent, Embedding
+from schemas.policy import Policy, load_policy
+from schemas.query import QueryRequest
+from schemas.records import FactRecord, Lifecycle
+from tests.unit.lifecycle_properties import given_deliveries
+from workers.embedding.minilm import MiniLMEmbedder
+from workers.lifecycle.service import LifecycleService
+from workers.query import passed_mentions
+from workers.query.service import QueryService
+from workers.stores.memory_slots import InMemorySlotIndex
+from workers.stores.memory_vectors import InMemoryVectorIndex
+
+NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
+TOLD = datetime(2025, 2, 10, 9, tzinfo=UTC)
+POLICY = load_policy()
+ON = POLICY.model_copy(update={"passed_mentions": POLICY.passed_mentions.model_copy(
+    update={"enabled": True})})  # fmt: skip
+OFF = POLICY.model_copy(update={"passed_mentions": POLICY.passed_mentions.model_copy(
+    update={"enabled": False})})  # fmt: skip
+BUFFER = POLICY.expiry_buffer_hours
+DEMOTE_TO = POLICY.latest_value.demote_to
+
+
+def _record(edge_id: str, text: str, told: datetime = TOLD,
+            event: datetime | None = None) -> FactRecord:  # fmt: skip
+    return FactRecord(
+        edge=EdgeEvent(edge_id=edge_id, user_id="u1", text=text, categories=Category.OTHER,
+                       ingest_time=told, event_time=event),
+        lifecycle=Lifecycle(),
+    )  # fmt: skip
+
+
+PLUMBER = _record("p#raw", "the plumber comes on March 3 to look at the boiler, I need to be home")
+UNDATED = _record("u#raw", "I keep forgetting to water the balcony plants")
+
+
+def test_a_date_its_words_name_in_the_past_is_not_upcoming() -> None:
+    found = passed_mentions.passed(Intent.UPCOMING, [UNDATED, PLUMBER], NOW, BUFFER)
+    assert set(found) == {"p#raw"}
+    assert found["p#raw"].when.date().isoformat() == "2025-03-03"
+    assert "2025-03-03" in passed_mentions.explain(found["p#raw"])
+
+
+def test_a_date_still_ahead_or_within_the_buffer_is_kept() -> None:
+    soon = _record("s#raw", "the plumber comes on May 6 to look at the boiler", told=NOW)
+    just_past = _record("j#raw", "the plumber came on April 28", told=NOW - timedelta(days=5))
+    assert passed_mentions.passed(Intent.UPCOMING, [soon, just_past], NOW, BUFFER) == {}
+
+
+def test_dated_facts_are_left_to_the_event_time_kernel() -> None:
+    dated = _record("d#0", "the plumber comes on March 3", event=datetime(2025, 3, 3, tzinfo=UTC))
+    assert passed_mentions.passed(Intent.UPCOMING, [dated], NOW, BUFFER) == {}
+
+
+@pytest.mark.parametrize("intent", [Intent.CURRENT, Intent.PAST, Intent.HISTORICAL])
+def test_only_upcoming_questions_judge_words(intent: Intent) -> None:
+    assert passed_mentions.passed(intent, [PLUMBER], NOW, BUFFER) == {}
+
+
+# ---- the query path, on MiniLM ---------------------------------------------------------
+
+#: (edge id, text, told, event time): the plumber's visit last year (undated raw turn, as
+#: the offline extractor stores a turn without facts), a dentist visit ahead (dated), chat.
+STREAM = [
+    ("s0#raw", PLUMBER.edge.text, TOLD, None),
+    ("s1#raw", "my neighbour's dog barked all night again", TOLD + timedelta(days=30), None),
+    ("s2#raw", "recommend a novel for a rainy weekend", TOLD + timedelta(days=90), None),
+    ("s3#raw", "that bread recipe came out dense, what went wrong", NOW - timedelta(days=60), None),
+    ("s4#0", "User has a dentist appointment on May 12", NOW - timedelta(days=3),
+     datetime(2026, 5, 12, 9, tzinfo=UTC)),
+]  # fmt: skip
+QUESTION = "do I have any appointments or visits coming up?"
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Iterator[MiniLMEmbedder]:
+    yield MiniLMEmbedder(intra_op_threads=2)
+
+
+EDGES = [
+    EdgeEvent(
+        edge_id=edge_id, user_id="u1", text=text, ingest_time=told, event_time=event,
+        categories=Category.OBLIGATIONS if event else Category.OTHER,
+        source_turns=(edge_id.split("#")[0],),
+    )
+    for edge_id, text, told, event in STREAM
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def embedded(embedder: MiniLMEmbedder) -> dict[str, EdgeEvent]:
+    """Edge id → the edge of `EDGES` with its MiniLM embedding."""
+    vs = embedder.embed([e.text for e in EDGES])
+    return {
+        e.edge_id: e.model_copy(update={"embedding": Embedding.from_array(embedder.model_id, v)})
+        for e, v in zip(EDGES, vs, strict=True)
+    }
+
+
+def _store(embedded: dict[str, EdgeEvent], order: Sequence[EdgeEvent]) -> InMemoryVectorIndex:
+    index = InMemoryVectorIndex()
+    service = LifecycleService(InMemorySlotIndex(), index, POLICY)
+    for edge in order:
+        service.apply(embedded[edge.edge_id])
+    return index
+
+
+@pytest.fixture(scope="module")
+def vectors(embedded: dict[str, EdgeEvent]) -> InMemoryVectorIndex:
+    return _store(embedded, EDGES)
+
+
+def _ask(vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder, question: str,
+         policy: Policy) -> list[tuple[str, list[str]]]:  # fmt: skip
+    service = QueryService(vectors, embedder, policy, clock=lambda: NOW)
+    result = service.query(QueryRequest(user_id="u1", query=question, as_of=NOW))
+    return [(r.edge_id, r.why) for r in result.results]
+
+
+def test_the_query_path_serves_what_lies_ahead_first_and_says_why(
+    vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder
+) -> None:
+    answer = _ask(vectors, embedder, QUESTION, ON)
+    ids = [e for e, _ in answer]
+    assert ids[0] == "s4#0"
+    assert ids.index("s0#raw") >= min(DEMOTE_TO, len(ids) - 1)
+    why = dict(answer)["s0#raw"]
+    assert any("not upcoming" in w for w in why)
+    # Without the rule the visit of last year stood second, before every chat turn.
+    off = [e for e, _ in _ask(vectors, embedder, QUESTION, OFF)]
+    assert off.index("s0#raw") == 1
+    # A current question is not judged by the rule.
+    current = _ask(vectors, embedder, "what is the boiler problem at my place?", ON)
+    assert not any("not upcoming" in w for _, why in current for w in why)
+
+
+@settings(
+    deadline=None, max_examples=10, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given_deliveries(EDGES, max_repeats=2)
+def test_the_ranking_does_not_depend_on_delivery_order(
+    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent], vectors: InMemoryVectorIndex,
+    order: list[EdgeEvent], repeats: list[EdgeEvent],
+) -> None:  # fmt: skip
+    replayed = _store(embedded, [*order, *repeats])
+    assert _ask(replayed, embedder, QUESTION, ON) == _ask(vectors, embedder, QUESTION, ON)

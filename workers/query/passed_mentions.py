@@ -1,0 +1,62 @@
+"""An undated candidate whose own words date it in the past is not upcoming (issue 11).
+
+The A.7.4 event-time kernel and the expiry that follows it (an event past its time plus the
+expiry buffer is expired, and the upcoming mask admits active facts only) can only judge a
+fact that carries an event time. A turn that yielded no dated fact — "the municipality sends
+the hygiene inspector on February 20", told in January of the year before — is stored as an
+undated raw turn, and "do I have any upcoming appointments?" may serve it: nothing says it
+has passed. Its words do: the date it names, read from the moment it was told (the same
+resolver the extractor uses, `workers/extraction/dates.py`, which depends on no phrasing
+family — a date is a date however the sentence around it runs).
+
+So, for an upcoming question only, each undated candidate among the first `window` whose
+text names a date that, resolved against its own ingest time (the nearest occurrence ahead,
+as an upcoming event is read at ingest), lies more than the expiry buffer before `as_of` is
+judged as an expiry would judge it: it ranks from `demote_to` on, inside the window (the
+same bounded move as `latest_value.reorder`), with the date in `why`. A candidate with no
+date in its words is never told as past (no words say so), and a dated fact is left to the
+kernel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from schemas.categories import Intent
+from schemas.records import FactRecord
+from workers.extraction.dates import find_event_time
+
+
+@dataclass(frozen=True, slots=True)
+class Passed:
+    """A candidate whose words name `words`, meaning `when`: past by `as_of`."""
+
+    words: str
+    when: datetime
+
+
+def passed(
+    intent: Intent,
+    window: Sequence[FactRecord],
+    as_of: datetime,
+    buffer_hours: float,
+) -> dict[str, Passed]:
+    """Edge id → the past date its words name, for the undated candidates of `window`."""
+    if intent is not Intent.UPCOMING:
+        return {}
+    cutoff = as_of - timedelta(hours=buffer_hours)
+    out: dict[str, Passed] = {}
+    for record in window:
+        edge = record.edge
+        if edge.event_time is not None:
+            continue  # the event-time kernel and expiry judge it
+        mention = find_event_time(edge.text, edge.ingest_time, "future")
+        if mention is not None and mention.when < cutoff:
+            out[record.edge_id] = Passed(mention.text, mention.when)
+    return out
+
+
+def explain(p: Passed) -> str:
+    return f'its words date it in the past ("{p.words}": {p.when.date().isoformat()}): not upcoming'
