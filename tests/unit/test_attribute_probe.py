@@ -18,18 +18,16 @@ from hypothesis import strategies as st
 
 from schemas.events import EdgeEvent
 from schemas.policy import LatestValuePolicy
-from schemas.query import QueryRequest, ScoredFact
+from schemas.query import ScoredFact
 from workers.embedding.hashing import HashingEmbedder
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.extraction.attribute_probe import AttributeClassifier, default_probe, load_probe
 from workers.extraction.prototypes import PrototypeClassifier, default_table
-from workers.lifecycle.service import LifecycleService
 from workers.query import latest_value
-from workers.query.service import QueryService, _attribute_classifier
-from workers.stores.memory_slots import InMemorySlotIndex
-from workers.stores.memory_vectors import InMemoryVectorIndex
+from workers.query.service import _attribute_classifier
 
-from .test_latest_value import CHANGES, CHATTER, NOW, POLICY, _edges
+from .test_latest_value import CHANGES, CHATTER, POLICY, _edges
+from .test_latest_value import _results as latest_value_results
 
 RULE = POLICY.latest_value.model_copy(update={"enabled": True, "classifier": "prototypes"})
 PROBE_RULE = RULE.model_copy(update={"classifier": "probe"})
@@ -131,13 +129,7 @@ def test_vectors_of_another_embedder_fall_back_to_the_prototypes() -> None:
 def _results(
     embedder: MiniLMEmbedder, edges: Sequence[EdgeEvent], question: str
 ) -> list[ScoredFact]:
-    vectors = InMemoryVectorIndex()
-    lifecycle = LifecycleService(InMemorySlotIndex(), vectors, POLICY)
-    for edge in edges:
-        lifecycle.apply(edge)
-    policy = POLICY.model_copy(update={"latest_value": PROBE_RULE})
-    service = QueryService(vectors, embedder, policy, clock=lambda: NOW)
-    return service.query(QueryRequest(user_id="u", query=question)).results
+    return latest_value_results(embedder, edges, question, PROBE_RULE)
 
 
 def _ranking(embedder: MiniLMEmbedder, edges: Sequence[EdgeEvent], question: str) -> list[str]:

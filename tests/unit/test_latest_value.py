@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from schemas.categories import Category, Intent
 from schemas.events import EdgeEvent, Embedding
-from schemas.policy import load_policy
-from schemas.query import QueryRequest
+from schemas.policy import LatestValuePolicy, load_policy
+from schemas.query import QueryRequest, ScoredFact
 from schemas.records import FactRecord
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.extraction.prototypes import PrototypeClassifier, default_table
@@ -206,15 +206,24 @@ def test_reorder_moves_demoted_from_the_given_rank_on() -> None:
     assert latest_value.reorder([0, 1, 2, 3, 9], {0, 1, 2}, 4, 3) == [3, 0, 1, 2, 9]
 
 
-def _ranking(embedder: MiniLMEmbedder, edges: Sequence[EdgeEvent], question: str) -> list[str]:
+def _results(
+    embedder: MiniLMEmbedder,
+    edges: Sequence[EdgeEvent],
+    question: str,
+    rule: LatestValuePolicy = RULE,
+) -> list[ScoredFact]:
+    """The query path's results for `question` over `edges`, with `rule` as the policy's."""
     vectors = InMemoryVectorIndex()
     lifecycle = LifecycleService(InMemorySlotIndex(), vectors, POLICY)
     for edge in edges:
         lifecycle.apply(edge)
-    policy = POLICY.model_copy(update={"latest_value": RULE})
+    policy = POLICY.model_copy(update={"latest_value": rule})
     service = QueryService(vectors, embedder, policy, clock=lambda: NOW)
-    result = service.query(QueryRequest(user_id="u", query=question, as_of=NOW))
-    return [r.edge_id for r in result.results]
+    return service.query(QueryRequest(user_id="u", query=question, as_of=NOW)).results
+
+
+def _ranking(embedder: MiniLMEmbedder, edges: Sequence[EdgeEvent], question: str) -> list[str]:
+    return [r.edge_id for r in _results(embedder, edges, question)]
 
 
 def test_the_query_path_serves_the_newer_statement_and_says_why(

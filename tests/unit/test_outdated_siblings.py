@@ -17,11 +17,12 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from schemas.categories import Category, Intent, LifecycleState
-from schemas.events import EdgeEvent, Embedding, ForgetCommand
+from schemas.events import EdgeEvent, ForgetCommand
 from schemas.policy import Policy, load_policy
 from schemas.query import QueryRequest
 from schemas.records import FactRecord, Lifecycle
 from tests.unit.lifecycle_properties import given_deliveries, given_forgets
+from tests.unit.minilm_edges import with_embeddings
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.lifecycle.service import LifecycleService
 from workers.query import outdated_siblings
@@ -140,11 +141,7 @@ QUESTION = "what kind of tours do I run these days?"
 @pytest.fixture(scope="module")
 def embedded(embedder: MiniLMEmbedder) -> dict[str, EdgeEvent]:
     """Edge id → the edge of `STREAM` with its MiniLM embedding."""
-    vectors = embedder.embed([e.text for e in STREAM])
-    return {
-        e.edge_id: e.model_copy(update={"embedding": Embedding.from_array(embedder.model_id, v)})
-        for e, v in zip(STREAM, vectors, strict=True)
-    }
+    return with_embeddings(embedder, STREAM)
 
 
 def _make() -> tuple[LifecycleService, InMemoryVectorIndex]:

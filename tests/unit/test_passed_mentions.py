@@ -17,11 +17,12 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from schemas.categories import Category, Intent
-from schemas.events import EdgeEvent, Embedding
+from schemas.events import EdgeEvent
 from schemas.policy import Policy, load_policy
 from schemas.query import QueryRequest
 from schemas.records import FactRecord, Lifecycle
 from tests.unit.lifecycle_properties import given_deliveries
+from tests.unit.minilm_edges import with_embeddings
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.lifecycle.service import LifecycleService
 from workers.query import passed_mentions
@@ -109,11 +110,7 @@ EDGES = [
 @pytest.fixture(scope="module")
 def embedded(embedder: MiniLMEmbedder) -> dict[str, EdgeEvent]:
     """Edge id → the edge of `EDGES` with its MiniLM embedding."""
-    vs = embedder.embed([e.text for e in EDGES])
-    return {
-        e.edge_id: e.model_copy(update={"embedding": Embedding.from_array(embedder.model_id, v)})
-        for e, v in zip(EDGES, vs, strict=True)
-    }
+    return with_embeddings(embedder, EDGES)
 
 
 def _store(embedded: dict[str, EdgeEvent], order: Sequence[EdgeEvent]) -> InMemoryVectorIndex:
