@@ -30,20 +30,19 @@ from typing import Any
 
 from bench.lifecycle.generator import generate
 from workers.extraction.prototypes import Table, default_table
+from workers.query.latest_value import slot_attributes
 
 NONE = "none"
 REPO = Path(__file__).resolve().parent.parent
 
-#: The generator's slot keys (bench/lifecycle) → the prototype attribute they are. Every other
-#: key (appointments, deliveries, hobbies, relatives, the workout time …) is `NONE`.
-GENERATOR_SLOTS = {
-    "user.employer": "employer", "user.current_city": "current_city", "user.car": "car",
-    "user.job_title": "profession", "user.partner": "partner", "user.manager": "manager",
-    "user.diet": "diet", "user.milk": "milk", "user.wake_time": "wake_time",
-    "user.hometown": "hometown", "user.coffee_order": "coffee_order", "user.salary": "salary",
-    "user.rent": "rent", "user.savings": "savings", "user.commute": "commute",
-    "user.music": "music_preference", "user.favorite_cuisine": "food_preference",
-}  # fmt: skip
+#: The generator's slot keys (bench/lifecycle) → the prototype attribute they are: the table's
+#: own fixed keys, and three the generator names otherwise. Every other key (appointments,
+#: deliveries, hobbies, relatives, the workout time …) is `NONE`.
+GENERATOR_SLOTS = slot_attributes(default_table()) | {
+    "user.job_title": "profession",
+    "user.music": "music_preference",
+    "user.favorite_cuisine": "food_preference",
+}
 
 #: The development sets' slot-key suffixes ("dev.employer") and turn-label prefixes
 #: ("employer-google") → attribute; anything else is `NONE`.

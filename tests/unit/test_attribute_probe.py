@@ -24,7 +24,7 @@ from workers.embedding.minilm import MiniLMEmbedder
 from workers.extraction.attribute_probe import AttributeClassifier, default_probe, load_probe
 from workers.extraction.prototypes import PrototypeClassifier, default_table
 from workers.query import latest_value
-from workers.query.service import _attribute_classifier
+from workers.query.window_rules import _attribute_classifier
 
 from .test_latest_value import CHANGES, CHATTER, POLICY, _edges
 from .test_latest_value import _results as latest_value_results

@@ -9,16 +9,14 @@ from datetime import UTC, datetime
 import numpy as np
 
 from schemas.categories import CATEGORY_ORDER, Intent, LifecycleState
-from schemas.policy import LatestValuePolicy, Policy
+from schemas.policy import Policy
 from schemas.query import QueryRequest, QueryResult, ScoredFact
 from scorer.rank import rank
 from scorer.scalar import ScalarScores
 from scorer.score import DEFAULT_OPTIONS, QueryContext, Scores, ScoringOptions
 from scorer.tables import PolicyTables
-from workers.extraction.attribute_probe import AttributeClassifier, default_probe
-from workers.extraction.prototypes import PrototypeClassifier, default_table, is_semantic
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
-from workers.query import latest_value, outdated_siblings, passed_mentions, successors
+from workers.query import latest_value, successors
 from workers.query.candidates import (
     MergedCandidate,
     hours,
@@ -33,6 +31,7 @@ from workers.query.query_vectors import QueryVectors
 from workers.query.routing import CategoryRouter, top_categories
 from workers.query.similarity import Calibration
 from workers.query.successors import Successor
+from workers.query.window_rules import WindowRules
 
 #: The optional LLM step at query time: (query, [(edge_id, text)], k) → the ids to keep.
 Distiller = Callable[[str, list[tuple[str, str]], int], list[str]]
@@ -82,17 +81,7 @@ class QueryService:
         self._options = options
         self._clock = clock
         self._event_categories = frozenset(c for c, p in policy.categories.items() if p.event_time)
-        # The prototypes mean nothing under the hashing test double: no latest-value rule.
-        table = default_table()
-        self._latest = (
-            (
-                *_attribute_classifier(embedder, policy.latest_value),
-                latest_value.single_valued(table, policy.latest_value),
-                latest_value.slot_attributes(table),
-            )
-            if is_semantic(embedder)
-            else None
-        )
+        self._window_rules = WindowRules(vectors, embedder, policy)
 
     def _filter(self, intent: Intent, as_of: datetime | None) -> SearchFilter:
         masks = (self._policy.masks[intent], self._policy.raw_turn_masks.get(intent, {}))
@@ -242,50 +231,6 @@ class QueryService:
 
         return sorted(rest, key=lambda i: -weight(i))
 
-    def _latest_value(
-        self, intent: Intent, qv: np.ndarray, merged: list[MergedCandidate], ranked: list[int]
-    ) -> dict[str, latest_value.Demotion]:
-        """Older statements of the single-valued attribute a current question asks about,
-        among the first candidates (`workers/query/latest_value.py`)."""
-        if self._latest is None or intent is not Intent.CURRENT:
-            return {}
-        classifier, rule, allowed, slots = self._latest
-        if not rule.enabled:
-            return {}
-        question = classifier.classify(np.asarray([qv]))[0]
-        if not latest_value.asked_attributes(question, allowed, rule):
-            return {}  # most questions: no candidate needs classifying
-        window = [merged[i] for i in ranked[: rule.window]]
-        verdicts = latest_value.classify_stored(classifier, [m.vector for m in window])
-        return latest_value.demotions(
-            intent, question, [m.record for m in window], verdicts, slots, allowed, rule
-        )
-
-    def _told_with_replaced(
-        self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int]
-    ) -> dict[str, outdated_siblings.Demotion]:
-        """The first candidates told with a fact replaced by a statement ranked above them
-        (`workers/query/outdated_siblings.py`)."""
-        if not self._policy.outdated_siblings.enabled or intent is not Intent.CURRENT:
-            return {}
-        window = [merged[i].record for i in ranked[: self._policy.latest_value.window]]
-        told_with = outdated_siblings.turn_facts([m.record for m in merged])
-        wanted = outdated_siblings.wanted(window, told_with)
-        if not wanted:
-            return {}
-        facts = {r.edge_id: r for r in self._vectors.get(user, wanted)}
-        return outdated_siblings.demotions(intent, window, told_with, facts)
-
-    def _passed(
-        self, intent: Intent, merged: list[MergedCandidate], ranked: list[int], as_of: datetime
-    ) -> dict[str, passed_mentions.Passed]:
-        """The first undated candidates of an upcoming question whose words date them in the
-        past (`workers/query/passed_mentions.py`)."""
-        if not self._policy.passed_mentions.enabled:
-            return {}
-        window = [merged[i].record for i in ranked[: self._policy.latest_value.window]]
-        return passed_mentions.passed(intent, window, as_of, self._policy.expiry_buffer_hours)
-
     def _expand(
         self,
         user: str,
@@ -355,12 +300,13 @@ class QueryService:
             ranked = [i for i in ranked if tier[i]] + self._below_tier(
                 [i for i in ranked if not tier[i]], scores
             )
-        demoted = self._latest_value(intent, qv, merged, ranked) if tier is not None else {}
-        told = self._told_with_replaced(user, intent, merged, ranked) if tier is not None else {}
-        past = self._passed(intent, merged, ranked, as_of) if tier is not None else {}
-        if demoted or told or past:
-            named = demoted.keys() | told.keys() | past.keys()
-            moved = {i for i in ranked if merged[i].record.edge_id in named}
+        moved_why = (
+            self._window_rules.moved_down(user, intent, qv, merged, ranked, as_of)
+            if tier is not None
+            else {}
+        )
+        if moved_why:
+            moved = {i for i in ranked if merged[i].record.edge_id in moved_why}
             rule = policy.latest_value
             ranked = latest_value.reorder(ranked, moved, rule.window, rule.demote_to)
         best = ranked[: request.k]
@@ -378,12 +324,7 @@ class QueryService:
                 )
             if tier is not None and not tier[i]:
                 why.append(_BELOW_TIER)
-            if record.edge_id in demoted:
-                why.append(latest_value.explain(demoted[record.edge_id]))
-            if record.edge_id in told:
-                why.append(outdated_siblings.explain(told[record.edge_id]))
-            if record.edge_id in past:
-                why.append(passed_mentions.explain(past[record.edge_id]))
+            why.extend(moved_why.get(record.edge_id, ()))
             results.append(
                 ScoredFact(
                     edge_id=record.edge_id,
@@ -409,15 +350,3 @@ class QueryService:
             candidates=len(merged),
             suppressed=dict(sorted(suppressed.items())),
         )
-
-
-def _attribute_classifier(
-    embedder: Embedder, rule: LatestValuePolicy
-) -> tuple[AttributeClassifier, LatestValuePolicy]:
-    """The classifier the latest-value rule reads, with its thresholds: the trained probe if
-    the policy asks for it and the vectors are the ones it was trained on, else prototypes."""
-    if rule.classifier == "probe" and default_probe().model_id == embedder.model_id:
-        return default_probe(), rule.thresholds()
-    return PrototypeClassifier(embedder, default_table()), rule.model_copy(
-        update={"classifier": "prototypes"}
-    )

@@ -1,0 +1,119 @@
+"""The bounded query-time moves inside the ranking's window (issue 11).
+
+Three rules, each reading no wording, may move a candidate among the first `window` down to
+rank `demote_to` or later, never out of the window (`latest_value.reorder`), with its reason
+in `why`: an older statement of the single-valued attribute a current question asks about
+(`latest_value.py`), a statement told with a fact since replaced by one ranked above it
+(`outdated_siblings.py`), an undated candidate of an upcoming question whose words name a
+passed date (`passed_mentions.py`). This module wires them to the query path: which
+classifier the first reads, which records the second must look up, and one map of reasons.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import numpy as np
+
+from schemas.categories import Intent
+from schemas.policy import LatestValuePolicy, Policy
+from workers.extraction.attribute_probe import AttributeClassifier, default_probe
+from workers.extraction.prototypes import PrototypeClassifier, default_table, is_semantic
+from workers.ports import Embedder, VectorIndex
+from workers.query import latest_value, outdated_siblings, passed_mentions
+from workers.query.candidates import MergedCandidate
+
+
+class WindowRules:
+    """The three rules over one store, embedder and policy."""
+
+    def __init__(self, vectors: VectorIndex, embedder: Embedder, policy: Policy) -> None:
+        self._vectors = vectors
+        self._policy = policy
+        # The prototypes mean nothing under the hashing test double: no latest-value rule.
+        table = default_table()
+        self._latest = (
+            (
+                *_attribute_classifier(embedder, policy.latest_value),
+                latest_value.single_valued(table, policy.latest_value),
+                latest_value.slot_attributes(table),
+            )
+            if is_semantic(embedder)
+            else None
+        )
+
+    def _latest_value(
+        self, intent: Intent, qv: np.ndarray, merged: list[MergedCandidate], ranked: list[int]
+    ) -> dict[str, latest_value.Demotion]:
+        """Older statements of the single-valued attribute a current question asks about,
+        among the first candidates (`workers/query/latest_value.py`)."""
+        if self._latest is None or intent is not Intent.CURRENT:
+            return {}
+        classifier, rule, allowed, slots = self._latest
+        if not rule.enabled:
+            return {}
+        question = classifier.classify(np.asarray([qv]))[0]
+        if not latest_value.asked_attributes(question, allowed, rule):
+            return {}  # most questions: no candidate needs classifying
+        window = [merged[i] for i in ranked[: rule.window]]
+        verdicts = latest_value.classify_stored(classifier, [m.vector for m in window])
+        return latest_value.demotions(
+            intent, question, [m.record for m in window], verdicts, slots, allowed, rule
+        )
+
+    def _told_with_replaced(
+        self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int]
+    ) -> dict[str, outdated_siblings.Demotion]:
+        """The first candidates told with a fact replaced by a statement ranked above them
+        (`workers/query/outdated_siblings.py`)."""
+        if not self._policy.outdated_siblings.enabled or intent is not Intent.CURRENT:
+            return {}
+        window = [merged[i].record for i in ranked[: self._policy.latest_value.window]]
+        told_with = outdated_siblings.turn_facts([m.record for m in merged])
+        wanted = outdated_siblings.wanted(window, told_with)
+        if not wanted:
+            return {}
+        facts = {r.edge_id: r for r in self._vectors.get(user, wanted)}
+        return outdated_siblings.demotions(intent, window, told_with, facts)
+
+    def _passed(
+        self, intent: Intent, merged: list[MergedCandidate], ranked: list[int], as_of: datetime
+    ) -> dict[str, passed_mentions.Passed]:
+        """The first undated candidates of an upcoming question whose words date them in the
+        past (`workers/query/passed_mentions.py`)."""
+        if not self._policy.passed_mentions.enabled:
+            return {}
+        window = [merged[i].record for i in ranked[: self._policy.latest_value.window]]
+        return passed_mentions.passed(intent, window, as_of, self._policy.expiry_buffer_hours)
+
+    def moved_down(
+        self,
+        user: str,
+        intent: Intent,
+        qv: np.ndarray,
+        merged: list[MergedCandidate],
+        ranked: list[int],
+        as_of: datetime,
+    ) -> dict[str, list[str]]:
+        """Edge id → why it moves down inside the window (`latest_value.reorder`): the older
+        statements, the statements told with a replaced fact, the passed mentions."""
+        out: dict[str, list[str]] = {}
+        for edge_id, demotion in self._latest_value(intent, qv, merged, ranked).items():
+            out.setdefault(edge_id, []).append(latest_value.explain(demotion))
+        for edge_id, sibling in self._told_with_replaced(user, intent, merged, ranked).items():
+            out.setdefault(edge_id, []).append(outdated_siblings.explain(sibling))
+        for edge_id, mention in self._passed(intent, merged, ranked, as_of).items():
+            out.setdefault(edge_id, []).append(passed_mentions.explain(mention))
+        return out
+
+
+def _attribute_classifier(
+    embedder: Embedder, rule: LatestValuePolicy
+) -> tuple[AttributeClassifier, LatestValuePolicy]:
+    """The classifier the latest-value rule reads, with its thresholds: the trained probe if
+    the policy asks for it and the vectors are the ones it was trained on, else prototypes."""
+    if rule.classifier == "probe" and default_probe().model_id == embedder.model_id:
+        return default_probe(), rule.thresholds()
+    return PrototypeClassifier(embedder, default_table()), rule.model_copy(
+        update={"classifier": "prototypes"}
+    )
