@@ -165,7 +165,8 @@ def register(
         default="cases",
         help="cases (the development set), heldout (the same facts in other words), heldout2 "
         "(a third telling, unsealed after stop 19), heldout3 (a fourth, sealed telling), heldout4 "
-        "(a fifth, sealed telling) or a directory of case files",
+        "(a fifth, sealed telling), heldout5 (a sixth, sealed telling) or a directory of case "
+        "files",
     )
     b.add_argument("--extractor", choices=("rules", "llm"), default="rules")
     b.add_argument("--json", action="store_true")

@@ -6,6 +6,7 @@ just teach the rules its wording), of `heldout2/` (a third telling by an outside
 until stop 19 measured it, a development set since) or of `heldout3/` (a fourth, sealed
 telling written by an outsider from the paper alone: no extractor change may be tuned on it)
 or of `heldout4/` (a fifth, sealed telling, written the same way by another outsider)
+or of `heldout5/` (a sixth, sealed telling, written the same way by a third outsider)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
 top 10, stale in the top 5).
@@ -28,7 +29,7 @@ from bench.paper_turns.runner import Report, run
 #: 56357ab); its failure classes have guided tuning since, so it is a development set now.
 SETS = {name: CASES_DIR.with_name(name) for name in ("cases", "heldout", "heldout2")}
 #: Sealed sets: `paper-turns --cases NAME` measures them, no tuning tool ever does.
-SEALED = {name: CASES_DIR.with_name(name) for name in ("heldout3", "heldout4")}
+SEALED = {name: CASES_DIR.with_name(name) for name in ("heldout3", "heldout4", "heldout5")}
 
 
 def measure(directory: Path, embedder: str, extractor_kind: str) -> tuple[dict[str, Any], Report]:

@@ -1,0 +1,97 @@
+"""The rule checks a sealed telling's gold-metadata facts share (heldout4, heldout5): the facts
+say what the labels say by the paper's rules. Each set's test module calls them on its own
+directory; none of them runs the product."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from bench.paper_turns.cases import load
+
+#: Attack vectors whose stale labels are older values of the gold fact's slot.
+SUPERSEDED = ("AV1", "AV4", "AV6", "AV8", "AV9")
+Facts = dict[str, dict[str, Any]]
+
+
+@cache
+def suite(directory: Path) -> tuple[Facts, list[tuple[str, Any]]]:
+    """Gold facts by edge id, and every question of the gold telling with its attack vector."""
+    from bench.paper_cases_data import load_suite
+
+    told = load_suite(directory / "gold")
+    av = {q.case: q.av for persona in load(directory) for q in persona.questions}
+    facts = {str(e["edge_id"]): e for e in told.edges}
+    return facts, [(av[q.qid], q) for q in told.questions]
+
+
+def questions(directory: Path, *avs: str) -> Iterator[Any]:
+    return (q for av, q in suite(directory)[1] if av in avs)
+
+
+def time(fact: dict[str, Any], key: str) -> datetime:
+    return datetime.fromisoformat(str(fact[key]))
+
+
+def check_stale_values_are_older_values_of_a_gold_slot(directory: Path) -> None:
+    facts, _ = suite(directory)
+    for q in questions(directory, *SUPERSEDED):
+        gold = [facts[g] for g in q.gold]
+        for s in q.stale:
+            old = facts[s]
+            newer = [g for g in gold if time(g, "ingest_time") > time(old, "ingest_time")]
+            assert any(g["slot_key"] == old["slot_key"] for g in newer), (q.qid, s)
+
+
+def retracted_plans(directory: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(question id, plan) of every AV7 question, each plan named by a later retraction (A.9)."""
+    facts, _ = suite(directory)
+    for q in questions(directory, "AV7"):
+        named = q.stale if q.mode == "absent" else q.gold
+        retracted = [e for e in named if facts[e].get("slot_key")]
+        assert retracted, q.qid
+        for e in retracted:
+            plan = facts[e]
+            assert any(
+                plan["slot_key"] in (f.get("retracts") or [])
+                and time(f, "ingest_time") > time(plan, "ingest_time")
+                for f in facts.values()
+                if f["user_id"] == plan["user_id"]
+            ), (q.qid, e)
+            yield q.qid, plan
+
+
+def check_soft_facts_are_weak_beside_a_firm_value(directory: Path, count: int) -> Facts:
+    """Appendix F: every "thinking about" is soft, weak and beside an older firm value."""
+    facts, _ = suite(directory)
+    soft = {k: f for k, f in facts.items() if f.get("update") == "soft"}
+    assert len(soft) == count
+    for f in soft.values():
+        assert f["confidence"] <= 0.5, f["edge_id"]
+        assert any(
+            o["slot_key"] == f["slot_key"]
+            and o.get("update") != "soft"
+            and time(o, "ingest_time") < time(f, "ingest_time")
+            for o in facts.values()
+        ), f["edge_id"]
+    return soft
+
+
+def check_numbers_are_numeric_and_remarks_keep_them(directory: Path, remarks: int) -> None:
+    facts, _ = suite(directory)
+    for q in questions(directory, "AV8"):
+        for g in q.gold:
+            assert facts[g]["numeric"], (q.qid, g)
+    # A.7.1: newer number-less remarks about a monthly cost, in its slot, replace nothing.
+    said = [f for f in facts.values() if f.get("update") == "accumulate"]
+    assert len(said) == remarks
+    for remark in said:
+        assert not remark["numeric"]
+        older = [
+            f for f in facts.values() if f["slot_key"] == remark["slot_key"] and f is not remark
+        ]
+        assert len(older) == 1 and older[0]["numeric"], remark["edge_id"]
+        assert time(older[0], "ingest_time") < time(remark, "ingest_time")
