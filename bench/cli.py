@@ -111,7 +111,14 @@ def register(
     b.add_argument(
         "--failures",
         action="store_true",
-        help="list the questions the product gains and loses against the flat ranking",
+        help="list the questions the product gains and loses against the flat ranking at "
+        "@5 and @10 (with --ablations: which ablations undo each)",
+    )
+    b.add_argument(
+        "--store",
+        type=Path,
+        help="ingest into DIR once and reuse it on later runs with the same data, "
+        "--conversations and embedder (query-time changes only)",
     )
     b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     b = bench.add_parser("paper-cases", parents=[common], help="the paper's worked examples")

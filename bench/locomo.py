@@ -30,10 +30,9 @@ import numpy as np
 
 from bench.locomo_ablations import ABLATIONS
 from bench.locomo_data import CATEGORY_NAMES, Conversation, Question, load, write_turns
+from bench.locomo_store import open_store, stamp_of
 from bench.scratch import bench_root
-from frecall.bootstrap import build
 from frecall.embedded.pipeline import EmbeddedPipeline
-from frecall.settings import Settings
 from schemas.query import QueryRequest, QueryResult
 from scorer.score import ScoringOptions
 from workers.app import App
@@ -210,28 +209,40 @@ def _summarize(
     return out
 
 
+def _hit(rank: int | None, k: int) -> bool:
+    return rank is not None and rank <= k
+
+
 def _changed(
     questions: Sequence[Question], ranks: Mapping[str, Sequence[int | None]], k: int
 ) -> list[dict[str, Any]]:
     """Every question the product answers at k and the flat ranking does not, or the other
-    way round, with both ranks (`--failures`): what a ranking change gained and lost."""
+    way round, with both ranks (`--failures`): what a ranking change gained and lost.
+
+    With `--ablations`, `undone_by` names the ablations under which the product's answer at
+    k becomes the flat ranking's (a loss recovered, a gain given back): the stage of the
+    ranking that made the difference, question by question.
+    """
+    # The product with one stage undone; the similarity rankings (flat_sigma_*) undo all.
+    ablations = [n for n in ranks if n in ABLATIONS and ABLATIONS[n][2].lifecycle]
     out = []
     for i, q in enumerate(questions):
         product, flat = ranks["hybrid"][i], ranks["hybrid_flat"][i]
-        hit_p, hit_f = product is not None and product <= k, flat is not None and flat <= k
+        hit_p, hit_f = _hit(product, k), _hit(flat, k)
         if hit_p != hit_f:
-            out.append(
-                {
-                    "change": "gained" if hit_p else "lost",
-                    "user": q.user_id,
-                    "question": q.text,
-                    "category": q.category_name,
-                    "intent": detect_intent(q.text).value,
-                    "product_rank": product,
-                    "flat_rank": flat,
-                    "evidence": sorted(q.evidence),
-                }
-            )
+            entry: dict[str, Any] = {
+                "change": "gained" if hit_p else "lost",
+                "user": q.user_id,
+                "question": q.text,
+                "category": q.category_name,
+                "intent": detect_intent(q.text).value,
+                "product_rank": product,
+                "flat_rank": flat,
+                "evidence": sorted(q.evidence),
+            }
+            if ablations:
+                entry["undone_by"] = [n for n in ablations if _hit(ranks[n][i], k) == hit_f]
+            out.append(entry)
     return out
 
 
@@ -251,8 +262,11 @@ def measure(
     ks: Sequence[int],
     ablations: bool = False,
     failures: bool = False,
+    stamp: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The `--json` document (with `failures`: the questions gained and lost vs flat)."""
+    """The `--json` document (with `failures`: the questions gained and lost vs flat at
+    every k). `run_dir` holds the store; with a `stamp` (`--store`), a store already
+    ingested there with the same stamp is asked again without ingesting."""
     questions = [q for conv in conversations for q in conv.questions]
     if not questions:
         raise ConfigError("bench locomo: no question with usable evidence in the data")
@@ -261,17 +275,21 @@ def measure(
         f"{sum(len(c.turns) for c in conversations)} turns, {len(questions)} questions",
         file=sys.stderr,
     )
-    # No fsync: a bulk load that a crash would simply restart.
-    app = build(Settings(data_dir=run_dir / "store", embedder=embedder), fsync=False)
+    app, ingest = open_store(
+        run_dir,
+        stamp or {"fresh": str(run_dir)},
+        embedder,
+        lambda app: _ingest(app, conversations, run_dir),
+    )
     try:
-        ingest = _ingest(app, conversations, run_dir)
         oracle = _oracle(app, conversations)
         ranks, latency = _ask(app, questions, max(ks), ablations)
     finally:
         app.close()
     out = _summarize(questions, ranks, latency, ks)
     if failures:
-        out[f"changed_vs_flat@{max(ks)}"] = _changed(questions, ranks, max(ks))
+        for k in ks:
+            out[f"changed_vs_flat@{k}"] = _changed(questions, ranks, k)
     out["oracle"] = oracle
     out["ingest"] = ingest
     out["counts"] = {
@@ -297,16 +315,15 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ConfigError(f"bench locomo: cannot read {args.data}: {exc}") from exc
     ks = sorted({*BASE_KS, args.k})
-    with bench_root("locomo", args.data_dir) as root:
-        run_dir = Path(tempfile.mkdtemp(prefix="locomo-", dir=root))
-        result = measure(
-            conversations,
-            run_dir,
-            args.embedder,
-            ks,
-            bool(getattr(args, "ablations", False)),
-            bool(getattr(args, "failures", False)),
-        )
+    flags = bool(getattr(args, "ablations", False)), bool(getattr(args, "failures", False))
+    store: Path | None = getattr(args, "store", None)
+    if store is not None:
+        stamp = stamp_of(args.data, conversations, args.embedder)
+        result = measure(conversations, store, args.embedder, ks, *flags, stamp=stamp)
+    else:
+        with bench_root("locomo", args.data_dir) as root:
+            run_dir = Path(tempfile.mkdtemp(prefix="locomo-", dir=root))
+            result = measure(conversations, run_dir, args.embedder, ks, *flags)
     if args.json:
         print(json.dumps(result))
         return 0
@@ -344,12 +361,19 @@ def _print_report(result: Mapping[str, Any], ks: Sequence[int]) -> None:
     vs = result.get(f"lifecycle_vs_flat@{ks[-1]}")
     if vs:
         print(f"product vs flat ranking @{ks[-1]}: {vs['gained']} gained, {vs['lost']} lost")
-    for q in result.get(f"changed_vs_flat@{ks[-1]}", []):
-        ranks = f"product {q['product_rank'] or '-'} / flat {q['flat_rank'] or '-'}"
-        print(
-            f"  {q['change']:<7}{q['category']:<12}{q['intent']:<11}{ranks:<24}"
-            f"{q['user']}: {q['question']}"
-        )
+    for k in ks:
+        changed = result.get(f"changed_vs_flat@{k}", [])
+        if changed:
+            print(f"changed against the flat ranking @{k}:")
+        for q in changed:
+            ranks = f"product {q['product_rank'] or '-'} / flat {q['flat_rank'] or '-'}"
+            undone = (
+                f"  [undone by: {', '.join(q['undone_by']) or '-'}]" if "undone_by" in q else ""
+            )
+            print(
+                f"  {q['change']:<7}{q['category']:<12}{q['intent']:<11}{ranks:<24}"
+                f"{q['user']}: {q['question']}{undone}"
+            )
     for name, what in result.get("ablations", {}).items():
         row = " ".join(f"@{k} {_cell(result[f'recall@{k}'][name]).strip()}" for k in ks)
         gl = result[f"vs_flat@{ks[-1]}"][name]

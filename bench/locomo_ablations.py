@@ -51,9 +51,77 @@ def _fixed(**changes: Any) -> Callable[[Policy], dict[str, Any]]:
     return lambda _policy: changes
 
 
+def _rule_off(*names: str) -> Callable[[Policy], dict[str, Any]]:
+    """The window rules `names` (workers/query/window_rules.py) switched off."""
+
+    def change(policy: Policy) -> dict[str, Any]:
+        return {n: getattr(policy, n).model_copy(update={"enabled": False}) for n in names}
+
+    return change
+
+
+def _all_states_served(policy: Policy) -> dict[str, Any]:
+    """M_q admits every stored state at its intent's highest weight: no lifecycle mask."""
+    states = (
+        LifecycleState.ACTIVE,
+        LifecycleState.EXPIRED,
+        LifecycleState.SUPERSEDED,
+        LifecycleState.RETRACTED,
+    )
+    masks = {i: {s: max(m.values(), default=1.0) for s in states} for i, m in policy.masks.items()}
+    return {"masks": masks, "raw_turn_masks": {}, "successor_expansion": False}
+
+
 Ablation = tuple[str, Callable[[Policy], dict[str, Any]], ScoringOptions]
 
+#: One stage of the ranking undone at a time, to tell which stage moved a question
+#: (`--ablations --failures`: each changed question's `undone_by`).
+STAGES: Mapping[str, Ablation] = {
+    "no_window_rules": (
+        "none of the three window rules (latest value, outdated siblings, passed mentions)",
+        _rule_off("latest_value", "outdated_siblings", "passed_mentions"),
+        ScoringOptions(),
+    ),
+    "no_latest_value": ("no latest-value rule", _rule_off("latest_value"), ScoringOptions()),
+    "no_outdated_siblings": (
+        "no outdated-siblings rule",
+        _rule_off("outdated_siblings"),
+        ScoringOptions(),
+    ),
+    "no_passed_mentions": (
+        "no passed-mentions rule",
+        _rule_off("passed_mentions"),
+        ScoringOptions(),
+    ),
+    "no_routing": (
+        "no category routing: neither the prior ρ nor category-forced candidates",
+        _fixed(),
+        ScoringOptions(routing=False),
+    ),
+    "no_activation": (
+        "activation has no weight for any intent (w_q 0: score = σ·floors·ρ·Ω·M_q·D_q)",
+        lambda policy: {"recency_weight": dict.fromkeys(policy.masks, 0.0)},
+        ScoringOptions(),
+    ),
+    "raw_turns_unweighted": (
+        "raw turns weigh as much as facts (episodic_weight 1)",
+        _fixed(episodic_weight=1.0),
+        ScoringOptions(),
+    ),
+    "no_relevance_tier": (
+        "no relevance tier: the whole pool ranked by the score",
+        _fixed(relevance_ratio=0.0, distill_candidates=10_000, abstract_routed_tier=False),
+        ScoringOptions(),
+    ),
+    "no_state_mask": (
+        "every stored state served (no lifecycle mask, no successor expansion)",
+        _all_states_served,
+        ScoringOptions(),
+    ),
+}
+
 ABLATIONS: Mapping[str, Ablation] = {
+    **STAGES,
     "no_recency_for_the_past": (
         "past and historical questions give activation no weight (recency_weight 0)",
         _fixed(recency_weight={Intent.PAST: 0.0, Intent.HISTORICAL: 0.0}),

@@ -157,3 +157,54 @@ def test_failures_list_what_the_product_gains_and_loses_against_flat() -> None:
     assert changed[0]["category"] == "temporal"
     assert changed[0]["intent"] == "past"
     assert changed[0]["evidence"] == ["D1:1"]
+
+
+def test_failures_name_the_stage_that_undoes_each_change() -> None:
+    """With `--ablations`, each changed question lists the ablations under which the product
+    answers it as the flat ranking does (a loss recovered, a gain given back); similarity
+    rankings (flat_sigma_*) undo everything and are not named."""
+    from bench.locomo import _changed
+    from bench.locomo_data import Question
+
+    at = datetime(2023, 7, 1, tzinfo=UTC)
+    questions = [Question("u", f"What is {n}?", 4, frozenset({f"D{n}:1"}), at) for n in range(2)]
+    ranks: dict[str, list[int | None]] = {
+        "hybrid": [None, 2],
+        "hybrid_flat": [3, None],
+        "no_routing": [4, None],  # recovers the loss, gives back the gain
+        "no_window_rules": [None, 3],  # changes neither
+        "flat_sigma_minmax": [3, None],
+    }
+    lost, gained = _changed(questions, ranks, 5)
+    assert (lost["change"], gained["change"]) == ("lost", "gained")
+    assert lost["undone_by"] == ["no_routing"]
+    assert gained["undone_by"] == ["no_routing"]
+
+
+def test_store_is_ingested_once_and_reused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--store DIR`: the first run ingests and stamps DIR, the second asks the same store
+    again without ingesting (same recall); other data in the same DIR is refused."""
+    data = tmp_path / "locomo.json"
+    data.write_text(json.dumps([_sample()]), encoding="utf-8")
+    store = tmp_path / "store"
+    argv = ["bench", "locomo", "--data", str(data), "--json", "--embedder", "hashing"]
+    assert main([*argv, "--store", str(store), "--failures"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert "reused" not in first["ingest"]
+    assert {"changed_vs_flat@5", "changed_vs_flat@10"} <= set(first)
+    assert main([*argv, "--store", str(store)]) == 0
+    captured = capsys.readouterr()
+    second = json.loads(captured.out)
+    assert "reusing the ingested store" in captured.err
+    assert second["ingest"]["reused"] is True
+    assert second["recall@10"] == first["recall@10"]
+    assert second["oracle"] == first["oracle"]
+    other = tmp_path / "other.json"
+    sample = _sample()
+    sample["sample_id"] = "conv-other"
+    other.write_text(json.dumps([sample]), encoding="utf-8")
+    argv[3] = str(other)
+    assert main([*argv, "--store", str(store)]) != 0
+    assert "holds another ingest" in capsys.readouterr().err
