@@ -19,15 +19,13 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from schemas.categories import Category
-from schemas.events import EdgeEvent, ForgetCommand
+from schemas.events import EdgeEvent
 from schemas.policy import Policy, load_policy
 from schemas.query import QueryRequest
 from tests.unit.lifecycle_properties import given_deliveries, given_forgets
-from tests.unit.minilm_edges import with_embeddings
+from tests.unit.minilm_edges import stored, stored_forgetting, with_embeddings
 from workers.embedding.minilm import MiniLMEmbedder
-from workers.lifecycle.service import LifecycleService
 from workers.query.service import QueryService
-from workers.stores.memory_slots import InMemorySlotIndex
 from workers.stores.memory_vectors import InMemoryVectorIndex
 
 NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
@@ -87,11 +85,6 @@ def embedded(embedder: MiniLMEmbedder) -> dict[str, EdgeEvent]:
     return with_embeddings(embedder, STREAM)
 
 
-def _make() -> tuple[LifecycleService, InMemoryVectorIndex]:
-    vectors = InMemoryVectorIndex()
-    return LifecycleService(InMemorySlotIndex(), vectors, POLICY), vectors
-
-
 def _ask(vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder, question: str,
          policy: Policy = ON) -> list[tuple[str, list[str]]]:  # fmt: skip
     service = QueryService(vectors, embedder, policy, clock=lambda: NOW)
@@ -106,9 +99,7 @@ def _older(answer: list[tuple[str, list[str]]]) -> set[str]:
 def test_what_was_drawn_from_the_older_statement_follows_it_down(
     embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
 ) -> None:
-    service, vectors = _make()
-    for edge in STREAM:
-        service.apply(embedded[edge.edge_id])
+    vectors = stored([embedded[e.edge_id] for e in STREAM], POLICY)
     answer = _ask(vectors, embedder, QUESTION)
     ids = [e for e, _ in answer]
     # The raw turn and the fact under a key that is no attribute's; the keyed diet fact is
@@ -127,10 +118,8 @@ def test_what_was_drawn_from_the_older_statement_follows_it_down(
 def reference(
     embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
 ) -> list[tuple[str, list[str]]]:
-    service, vectors = _make()
-    for edge in sorted(STREAM, key=lambda e: (e.ingest_time, e.edge_id)):
-        service.apply(embedded[edge.edge_id])
-    return _ask(vectors, embedder, QUESTION)
+    in_order = sorted(STREAM, key=lambda e: (e.ingest_time, e.edge_id))
+    return _ask(stored([embedded[e.edge_id] for e in in_order], POLICY), embedder, QUESTION)
 
 
 @settings(
@@ -141,9 +130,7 @@ def test_the_ranking_does_not_depend_on_delivery_order(
     embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent],
     reference: list[tuple[str, list[str]]], order: list[EdgeEvent], repeats: list[EdgeEvent],
 ) -> None:  # fmt: skip
-    service, vectors = _make()
-    for edge in [*order, *repeats]:
-        service.apply(embedded[edge.edge_id])
+    vectors = stored([embedded[e.edge_id] for e in [*order, *repeats]], POLICY)
     assert _ask(vectors, embedder, QUESTION) == reference
 
 
@@ -155,12 +142,6 @@ def test_forgetting_an_edge_ends_where_never_telling_it_does(
     embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent], order: list[EdgeEvent],
     forgotten: str,
 ) -> None:  # fmt: skip
-    never, never_vectors = _make()
-    service, vectors = _make()
-    for edge in order:
-        if edge.edge_id != forgotten:
-            never.apply(embedded[edge.edge_id])
-        service.apply(embedded[edge.edge_id])
-    service.forget(ForgetCommand(command_id="c", user_id="u1", edge_id=forgotten,
-                                 issued_at=NOW))  # fmt: skip
-    assert _ask(vectors, embedder, QUESTION) == _ask(never_vectors, embedder, QUESTION)
+    edges = [embedded[e.edge_id] for e in order]
+    forgot, never = stored_forgetting(edges, forgotten, NOW, POLICY)
+    assert _ask(forgot, embedder, QUESTION) == _ask(never, embedder, QUESTION)
