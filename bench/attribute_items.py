@@ -9,11 +9,13 @@ Sources, by role:
 
 * training — the generator's TRAIN phrasing half (`frecall bench lifecycle generate
   --phrasings train`): the user turn that tells each fact (the fact's slot key → its
-  attribute), the small-talk turns, and the questions (their gold facts' attribute); plus the
-  prototype sentences themselves;
+  attribute), the small-talk turns, and the questions (their gold facts' attribute); the
+  prototype sentences themselves; and the human-written development sets (`DEV_SETS`):
+  `tests/paper_cases/data` (gold facts with slot keys and their questions) and
+  `bench/paper_turns/{cases,heldout,heldout2}` (labelled turns and their questions) — judged
+  honestly by leaving each one out in turn (`bench attribute-probe --leave-one-out`);
 * evaluation only — the generator's TEST half (the same stories in held-out wordings) and the
-  development sets: `tests/paper_cases/data` (gold facts with slot keys and their questions),
-  `bench/paper_turns/{cases,heldout,heldout2}` (labelled turns and their questions).
+  validation sets `bench/paper_turns/{heldout3,heldout4}` (`VALIDATION_SETS`).
 
 The slot-key maps below are labels for training and evaluation: they name which attribute a
 benchmark's slot key *is*, they classify nothing at run time.
@@ -57,6 +59,11 @@ DEV_KEYS = {
     "ordained": "religion", "shift_pattern": "work_schedule", "tea_pref": "drink_preference",
     "morning_drink": "drink_preference", "vehicle": "car", "last_name": "name",
     "lastname": "name", "home_commute": "commute",
+    # The validation sets' keys (heldout3, heldout4): labels to judge the probe by, never
+    # training data.
+    "residence": "current_city", "home": "current_city", "surname": "name",
+    "career": "profession", "manager": "manager", "car": "car", "commute": "commute",
+    "work_schedule": "work_schedule",
 }  # fmt: skip
 
 
@@ -188,7 +195,20 @@ def _unlabelled(turn_id: str) -> bool:
     return len(turn_id) == 6 and turn_id[0] in "ua" and turn_id[1:3].isdigit()
 
 
+#: The human-written sets the probe trains on, and the ones it is only judged on.
+DEV_SETS = ("paper-cases", "cases", "heldout", "heldout2")
+VALIDATION_SETS = ("heldout3", "heldout4")
+
+
+def set_items(name: str) -> list[Item]:
+    return paper_cases_items() if name == "paper-cases" else paper_turns_items(name)
+
+
 def dev_items() -> Iterator[tuple[str, list[Item]]]:
-    yield "paper-cases", paper_cases_items()
-    for name in ("cases", "heldout", "heldout2"):
-        yield name, paper_turns_items(name)
+    for name in DEV_SETS:
+        yield name, set_items(name)
+
+
+def validation_items() -> Iterator[tuple[str, list[Item]]]:
+    for name in VALIDATION_SETS:
+        yield name, set_items(name)

@@ -133,6 +133,11 @@ def register(
     b.add_argument("--seed", type=int, default=29)
     b.add_argument("--probe-min", type=float, default=0.5, help="probe's minimum probability")
     b.add_argument("--probe-margin", type=float, default=0.0)
+    b.add_argument(
+        "--leave-one-out",
+        action="store_true",
+        help="judge each development set by a probe trained without it",
+    )
     b.add_argument("--json", action="store_true")
     b = bench.add_parser("user-growth", parents=[common], help="one user's ingest rate as it grows")
     b.add_argument("--facts", type=int, default=10000, help="facts of the user")

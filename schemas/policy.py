@@ -136,6 +136,8 @@ class LatestValuePolicy(BaseModel):
     demote_to: int = Field(default=5, ge=0)
     #: Fixed-key attributes that still hold several values at once.
     multi_valued: frozenset[str] = frozenset({"food_preference", "music_preference"})
+    #: The facts drawn from a demoted raw turn follow it, unless keyed to the attribute.
+    told_with: bool = True
     #: Which classifier says what a question or candidate is about: the nearest prototypes
     #: (`workers/extraction/prototypes.py`, cosines, the thresholds above) or the trained
     #: linear probe (`workers/extraction/attribute_probe.py`, class probabilities with a

@@ -4,9 +4,10 @@ The prototype classifier (`prototypes.py`) takes the best cosine to a handful of
 sentences per attribute; for real turns and questions those scores bunch at 0.25–0.45, so a
 threshold separates right from wrong poorly. The probe reads the same all-MiniLM-L6-v2 vector
 (no model of its own, no embedding call: one matrix product) through a multinomial logistic
-regression trained on labelled sentences — the generator's TRAIN phrasing half and the
-prototype sentences, with a "none of these" class (`bench/attribute_probe.py` trains it,
-`frecall bench train-attributes` regenerates the asset bit for bit).
+regression trained on labelled sentences — the generator's TRAIN phrasing half, the
+prototype sentences and the human-written development sets, with a "none of these" class
+(`bench/attribute_probe.py` trains it, `frecall bench train-attributes` regenerates the asset
+bit for bit).
 
 Its scores are class probabilities: `Verdict.attribute_scores` holds one per attribute and
 one for `none`, so the query-time rule's "near, and within a margin of the best" reads the
@@ -41,6 +42,9 @@ class Probe:
     model_id: str
     weights: np.ndarray  # (dim + 1, len(labels)): the last row is the bias
     scale: float  # the vectors are multiplied by this before the product (as in training)
+    #: Whether the human-written development sets were training data (then only a
+    #: leave-one-set-out evaluation judges it on them).
+    trained_on_development: bool = False
 
     def probabilities(self, vectors: np.ndarray) -> np.ndarray:
         x = np.asarray(vectors, dtype=np.float32) * self.scale
@@ -67,7 +71,11 @@ def load_probe(weights: np.ndarray, meta: dict[str, object]) -> Probe:
     if weights.shape[1] != len(labels):
         raise ValueError(f"probe weights have {weights.shape[1]} classes, labels {len(labels)}")
     model = str(meta["model"])
-    return Probe(tuple(str(x) for x in labels), model, weights.astype(np.float32), float(scale))
+    training = meta.get("training")
+    development = isinstance(training, dict) and bool(training.get("development"))
+    return Probe(
+        tuple(str(x) for x in labels), model, weights.astype(np.float32), float(scale), development
+    )
 
 
 @cache

@@ -116,7 +116,37 @@ def demotions(
                 continue
             if record.edge.ingest_time < newest.edge.ingest_time:
                 out.setdefault(record.edge_id, Demotion(attribute, newest.edge_id))
+        if policy.told_with:
+            _told_with(records, out, attribute, slot_attribute)
     return out
+
+
+def _told_with(
+    records: Sequence[FactRecord],
+    out: dict[str, Demotion],
+    attribute: str,
+    slot_attribute: Mapping[str, str],
+) -> None:
+    """The facts drawn from a demoted raw turn (its `episodic_of`) follow it down, unless
+    their slot key is the asked attribute's (the lifecycle's to decide, as above). The old
+    turn "off meat since easter" yields "User offs meat since easter" under a key that is no
+    attribute's: the turn is an older statement of the diet, so is what was drawn from it.
+    A fact keyed to another slot is only moved inside the window, never judged a statement
+    of the attribute (it never stands as the newest). Gold metadata has no raw turns: there
+    this never acts."""
+    drawn = {
+        fact: out[record.edge_id]
+        for record in records
+        if record.edge.episodic and record.edge_id in out
+        for fact in record.edge.episodic_of
+    }
+    for record in records:
+        demotion = drawn.get(record.edge_id)
+        if demotion is None or demotion.attribute != attribute:
+            continue
+        if slot_attribute.get(record.edge.slot_key or "") == attribute:
+            continue
+        out.setdefault(record.edge_id, demotion)
 
 
 def reorder(ranked: Sequence[int], demoted: set[int], window: int, demote_to: int) -> list[int]:

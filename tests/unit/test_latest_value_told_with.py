@@ -1,0 +1,147 @@
+"""Witnesses of latest_value's `told_with`: what was drawn from an older statement follows it.
+
+The statements are written here for the test; none comes from a paper-turns set. An old turn
+says a diet and yields two facts — one under a slot key that is no attribute's (what the
+offline extractor makes of words it half understands), one under the diet's own key — and a
+newer turn changes the diet without yielding a fact. For a current question about the diet
+the old raw turn and the fact drawn from it under the other key leave the top 5; the keyed
+diet fact stays where it is (the lifecycle's to decide); a past question sees history; the
+ranking is the same whatever order the edges were delivered in, and forgetting an edge ends
+where never telling it does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from schemas.categories import Category
+from schemas.events import EdgeEvent
+from schemas.policy import Policy, load_policy
+from schemas.query import QueryRequest
+from tests.unit.lifecycle_properties import given_deliveries, given_forgets
+from tests.unit.minilm_edges import stored, stored_forgetting, with_embeddings
+from workers.embedding.minilm import MiniLMEmbedder
+from workers.query.service import QueryService
+from workers.stores.memory_vectors import InMemoryVectorIndex
+
+NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
+POLICY = load_policy()
+
+
+def _with(told_with: bool) -> Policy:
+    rule = POLICY.latest_value.model_copy(update={"enabled": True, "told_with": told_with})
+    return POLICY.model_copy(update={"latest_value": rule})
+
+
+ON, OFF = _with(True), _with(False)
+DEMOTE_TO = POLICY.latest_value.demote_to
+QUESTION = "what diet do I follow?"
+OLD_TURN = "I've been vegan since January, no animal products, and I feel great about it"
+NEW_TURN = "I eat fish and chicken again, being vegan wore me out completely"
+CHATTER = [
+    "can you help me plan a weekend in the mountains",
+    "my printer jams every second page",
+    "what is a good gift for a ten year old",
+    "the bus was late again this morning",
+]
+
+
+def _stream() -> list[EdgeEvent]:
+    turns: list[tuple[str, list[tuple[str, str]]]] = [
+        (OLD_TURN, [("User has been vegan since January", "user.vegan_since"),
+                    ("User is vegan", "user.diet")]),
+        *[(text, []) for text in CHATTER],
+        (NEW_TURN, []),
+    ]  # fmt: skip
+    edges: list[EdgeEvent] = []
+    for n, (turn, facts) in enumerate(turns):
+        at = NOW - timedelta(days=7 * (len(turns) - n))
+        ids = tuple(f"s{n}#{i}" for i in range(len(facts)))
+        common = {"user_id": "u1", "ingest_time": at, "source_turns": (f"s{n}",)}
+        for fact_id, (text, slot) in zip(ids, facts, strict=True):
+            edges.append(EdgeEvent(
+                edge_id=fact_id, text=text, categories=Category.PREFERENCES_HABITS,
+                slot_key=slot, update="replace", confidence=0.9, **common,
+            ))  # fmt: skip
+        edges.append(EdgeEvent(edge_id=f"s{n}#raw", text=turn, categories=Category.OTHER,
+                               episodic=True, episodic_of=ids, **common))  # fmt: skip
+    return edges
+
+
+STREAM = _stream()
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Iterator[MiniLMEmbedder]:
+    yield MiniLMEmbedder(intra_op_threads=2)
+
+
+@pytest.fixture(scope="module")
+def embedded(embedder: MiniLMEmbedder) -> dict[str, EdgeEvent]:
+    return with_embeddings(embedder, STREAM)
+
+
+def _ask(vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder, question: str,
+         policy: Policy = ON) -> list[tuple[str, list[str]]]:  # fmt: skip
+    service = QueryService(vectors, embedder, policy, clock=lambda: NOW)
+    result = service.query(QueryRequest(user_id="u1", query=question, as_of=NOW))
+    return [(r.edge_id, r.why) for r in result.results]
+
+
+def _older(answer: list[tuple[str, list[str]]]) -> set[str]:
+    return {e for e, why in answer if any(w.startswith("an older statement of diet") for w in why)}
+
+
+def test_what_was_drawn_from_the_older_statement_follows_it_down(
+    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
+) -> None:
+    vectors = stored([embedded[e.edge_id] for e in STREAM], POLICY)
+    answer = _ask(vectors, embedder, QUESTION)
+    ids = [e for e, _ in answer]
+    # The raw turn and the fact under a key that is no attribute's; the keyed diet fact is
+    # the lifecycle's and stays.
+    assert _older(answer) == {"s0#raw", "s0#0"}, answer
+    assert min(ids.index("s0#raw"), ids.index("s0#0")) >= DEMOTE_TO
+    assert ids.index("s5#raw") < DEMOTE_TO
+    # Without it the fact drawn from the old turn stood in the top 5 (stale).
+    off = _ask(vectors, embedder, QUESTION, OFF)
+    assert _older(off) == {"s0#raw"}
+    assert [e for e, _ in off].index("s0#0") < DEMOTE_TO
+    assert _older(_ask(vectors, embedder, "what diet did I follow last winter?")) == set()
+
+
+@pytest.fixture(scope="module")
+def reference(
+    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
+) -> list[tuple[str, list[str]]]:
+    in_order = sorted(STREAM, key=lambda e: (e.ingest_time, e.edge_id))
+    return _ask(stored([embedded[e.edge_id] for e in in_order], POLICY), embedder, QUESTION)
+
+
+@settings(
+    deadline=None, max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given_deliveries(STREAM, max_repeats=3)
+def test_the_ranking_does_not_depend_on_delivery_order(
+    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent],
+    reference: list[tuple[str, list[str]]], order: list[EdgeEvent], repeats: list[EdgeEvent],
+) -> None:  # fmt: skip
+    vectors = stored([embedded[e.edge_id] for e in [*order, *repeats]], POLICY)
+    assert _ask(vectors, embedder, QUESTION) == reference
+
+
+@settings(
+    deadline=None, max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given_forgets(STREAM)
+def test_forgetting_an_edge_ends_where_never_telling_it_does(
+    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent], order: list[EdgeEvent],
+    forgotten: str,
+) -> None:  # fmt: skip
+    edges = [embedded[e.edge_id] for e in order]
+    forgot, never = stored_forgetting(edges, forgotten, NOW, POLICY)
+    assert _ask(forgot, embedder, QUESTION) == _ask(never, embedder, QUESTION)
