@@ -391,7 +391,12 @@ def find(clause: Clause) -> list[Draft]:
         item = trim_value(m["item"], 4)
         if item and head_noun(item) not in _NOT_NOUNS:
             amount = m["amt"] + (f" {m['per']}" if m["per"] else "")
-            out.append(value_draft("value.noun.price", m, amount, slot=f"price.{slug(_np_head(item))}",
+            # A possessed thing's amount is keyed as the possessive keys it ("my parking
+            # permit is $60" and "parking permit came down, $45" meet in one slot).
+            owned = re.match(r"(?:my|our)\b", m.group(0), _I) is not None
+            thing = _np_head(item)
+            key = _noun_slot(thing) if owned else f"price.{slug(thing)}"
+            out.append(value_draft("value.noun.price", m, amount, slot=key,
                                    numeric=True, statement=f"{item} costs {amount}"))  # fmt: skip
     # A moved amount is the user's when the sentence speaks of them or the thing opens the
     # clause with no owner named (chat drops the "my": "rent went up again, …").
@@ -400,9 +405,10 @@ def find(clause: Clause) -> list[Draft]:
         owned = personal or m.start() == 0 or bool(re.match(r"(?:my|our)\b", m.group(0), _I))
         if item and owned and head_noun(item) not in _NOT_NOUNS and item.lower() not in _PRONOUNS:
             amount = m["amt"] + (f" {m['per']}" if m["per"] else "")
+            moved = f"User's {item} went {m['dir'].lower()} to {amount}"
             out.append(value_draft("value.noun.moved", m, amount, slot=_noun_slot(item),
                                    confidence=d.COMMITTED, numeric=True,
-                                   statement=f"User's {item} went {m['dir'].lower()} to {amount}"))  # fmt: skip
+                                   statement=moved))  # fmt: skip
     # … but a date relative to the moment of speaking is the speaker's ("the viva is in
     # three weeks", "parents' evening is next Thursday"): no "I" is needed.
     for m in _DATED.finditer(text if personal or is_deictic(text) else ""):
