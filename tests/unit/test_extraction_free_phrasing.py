@@ -295,3 +295,28 @@ def test_a_priced_nouns_post_modifier_does_not_name_its_slot(text: str, slot: st
     """A priced "rent for our two-bed" is a rent: the slot is the noun before its prepositional
     phrase, and a noun that is an attribute's name takes the attribute's slot."""
     assert slot in {f.slot_key for f in facts_of(RuleExtractor(), turn(text))}
+
+
+# --- a resumption of several foods; the resumptive "back on" without its subject ---
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "so i eat chicken and eggs again, the clinic said my b12 was tanking",
+        "eating fish, eggs and dairy again after six years",
+        "back on the fish. the lentil era did not agree with me",
+        "I'm back on eggs or dairy most days",
+    ],
+)
+def test_a_resumed_food_supersedes_the_diet_however_many_foods_are_named(text: str) -> None:
+    """A coordination of foods is one object ("eggs and fish" as much as "fish"), and chat
+    drops the subject of the resumptive "back on": either way the new eating lands in the
+    diet slot, where it supersedes "I'm vegetarian" (paper AV1)."""
+    (fact,) = [f for f in facts_of(RuleExtractor(), turn(text)) if f.slot_key == "user.diet"]
+    assert fact.update is UpdateSemantics.REPLACE
+
+
+def test_someone_elses_resumption_is_not_the_users_diet() -> None:
+    for text in ("my sister is back on meat", "the dog is back on chicken and rice"):
+        assert "user.diet" not in {f.slot_key for f in facts_of(RuleExtractor(), turn(text))}
