@@ -208,6 +208,37 @@ def test_an_ending_said_as_the_subject_supersedes_the_old_turn() -> None:
     assert lc["s1/b#raw"].superseded_by == "s3/g#raw"
 
 
+def test_a_continuation_denied_names_what_stopped() -> None:
+    """The aspectual negation family of "no longer": "no more X" and "not … anymore" (the
+    verb's object, or the activity itself when the verb has none). A verb alone, a light verb,
+    a pronoun or a weighed ending names nothing; a list of endings is not a denial."""
+    assert named_words("no more padel, my elbow is done") == {"padel"}
+    assert named_words("not tutoring anymore, the agency folded") == {"tutor"}
+    assert named_words("i don't drink energy drinks any more") == {"energy", "drink"}
+    assert named_words("no more mondays at the warehouse, no more overtime") >= {"overtim"}
+    for text in (
+        "I can't take it anymore",  # a pronoun
+        "not going anymore, too far",  # a light verb
+        "I don't care anymore",  # a verb without an object or activity
+        "maybe no more padel?",  # weighed, asked
+        "I will not give up, no more excuses",  # the ending itself denied
+    ):
+        assert named_words(text) == set(), text
+
+
+def test_a_continuation_denied_supersedes_the_old_turn() -> None:
+    """Without the family the turn about the tutoring stays current after "not tutoring
+    anymore"; the turn about the agency's rent, sharing no head, stays either way."""
+    svc, vectors = service()
+    svc.apply(raw("s1/t#raw", 0, "I tutor maths three evenings a week for pocket money", JOB))
+    svc.apply(raw("s1/r#raw", 1, "the agency raised its rent", near(JOB, 0.5, 7)))
+    svc.apply(raw("s2/n#raw", 40, "not tutoring anymore, I need my evenings back",
+                  near(JOB, NAMED + 0.1, 5)))  # fmt: skip
+    lc = {r.edge_id: r.lifecycle for r in vectors.scroll("u1")}
+    assert lc["s1/t#raw"].state is S.SUPERSEDED and lc["s1/t#raw"].superseded_by == "s2/n#raw"
+    assert lc["s1/r#raw"].state is S.ACTIVE and lc["s2/n#raw"].state is S.ACTIVE
+
+
 STREAM = [
     raw("s1/job#raw", 0, "I'm an ML engineer at Google, memory team", JOB),
     raw("s1/chat#raw", 1, "what's a good tea for the evening?", near(JOB, 0.5, 7)),
@@ -221,6 +252,8 @@ STREAM = [
     raw("s4/hobby#raw", 40, "gave up gardening, watercolor now", near(HOBBY, 0.45, 8)),
     raw("s5/garden#raw", 50, "quit the garden club too", near(HOBBY, 0.6, 9)),
     raw("s6/club#raw", 60, "the garden club is over for me, too far to drive", near(HOBBY, 0.8, 4)),
+    raw("s7/pad#raw", 61, "padel on tuesdays keeps me sane", near(HOBBY, 0.7, 3)),
+    raw("s8/no#raw", 70, "no more padel, my elbow gave out", near(HOBBY, 0.75, 2)),
 ]
 
 
@@ -238,6 +271,8 @@ def test_order_and_duplication_do_not_change_the_outcome(
     assert lc["s1/chat#raw"].state is S.ACTIVE
     # "the garden club is over" (what ended as the subject) names the club turn.
     assert lc["s5/garden#raw"].superseded_by == "s6/club#raw"
+    # "no more padel": the continuation denied names the padel turn.
+    assert lc["s7/pad#raw"].superseded_by == "s8/no#raw"
 
 
 @settings(max_examples=30, deadline=None)

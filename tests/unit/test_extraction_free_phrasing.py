@@ -250,3 +250,73 @@ def test_a_past_role_is_not_said_to_be_held() -> None:
     assert "user.employer" not in {
         f.slot_key for f in facts_of(RuleExtractor(), turn("I was a porter at the Ritz once"))
     }
+
+
+# --- an amount after a scale-change verb; a priced noun's post-modifier ---
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "slot"),
+    [
+        ("my phone contract is €32 a month", "phone contract went up again, €36 from may",
+         "user.phone_contract"),
+        ("our council tax is £140 a month, ouch", "the council tax has gone up to £152 a month",
+         "user.council_tax"),
+        ("my parking permit is $60 a quarter", "parking permit came down, $45 now",
+         "user.parking_permit"),
+    ],
+)  # fmt: skip
+def test_an_amount_after_a_scale_change_verb_meets_the_earlier_amount_in_its_slot(
+    first: str, later: str, slot: str
+) -> None:
+    """A thing's amount said after "went up / has gone down / came down" (any thing, not the
+    money family's listed items) is keyed as the possessive keys it, so the newer amount
+    supersedes the older one in one slot (Table 1 row 8)."""
+    (old,) = [f for f in facts_of(RuleExtractor(), turn(first)) if f.slot_key == slot]
+    (new,) = [f for f in facts_of(RuleExtractor(), turn(later, 30)) if f.slot_key == slot]
+    assert new.update is UpdateSemantics.REPLACE and new.numeric
+    assert old.value != new.value
+
+
+def test_a_difference_or_a_pronoun_after_a_scale_change_verb_is_no_value() -> None:
+    for text in ("my phone contract went up by €4, annoying", "it went up to €36 again"):
+        assert not any(f.numeric for f in facts_of(RuleExtractor(), turn(text))), text
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("the rent for our two-bed is €1,400 a month, is that fair?", "user.rent"),
+        ("the salary at my new place is $71,000", "user.salary"),
+        ("the service fee on our building is £85 a month", "price.service_fee"),
+    ],
+)
+def test_a_priced_nouns_post_modifier_does_not_name_its_slot(text: str, slot: str) -> None:
+    """A priced "rent for our two-bed" is a rent: the slot is the noun before its prepositional
+    phrase, and a noun that is an attribute's name takes the attribute's slot."""
+    assert slot in {f.slot_key for f in facts_of(RuleExtractor(), turn(text))}
+
+
+# --- a resumption of several foods; the resumptive "back on" without its subject ---
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "so i eat chicken and eggs again, the clinic said my b12 was tanking",
+        "eating fish, eggs and dairy again after six years",
+        "back on the fish. the lentil era did not agree with me",
+        "I'm back on eggs or dairy most days",
+    ],
+)
+def test_a_resumed_food_supersedes_the_diet_however_many_foods_are_named(text: str) -> None:
+    """A coordination of foods is one object ("eggs and fish" as much as "fish"), and chat
+    drops the subject of the resumptive "back on": either way the new eating lands in the
+    diet slot, where it supersedes "I'm vegetarian" (paper AV1)."""
+    (fact,) = [f for f in facts_of(RuleExtractor(), turn(text)) if f.slot_key == "user.diet"]
+    assert fact.update is UpdateSemantics.REPLACE
+
+
+def test_someone_elses_resumption_is_not_the_users_diet() -> None:
+    for text in ("my sister is back on meat", "the dog is back on chicken and rice"):
+        assert "user.diet" not in {f.slot_key for f in facts_of(RuleExtractor(), turn(text))}

@@ -23,7 +23,7 @@ from schemas.events import EdgeEvent, normalize_slot_key, normalize_weights
 from workers.embedding.attach import with_embeddings
 from workers.extraction import draft as d
 from workers.extraction.model import ExtractedFact
-from workers.extraction.prototypes import PrototypeClassifier, Verdict, is_semantic
+from workers.extraction.prototypes import Attribute, PrototypeClassifier, Verdict, is_semantic
 from workers.extraction.raw_turns import with_raw_meaning
 from workers.ports import Embedder
 
@@ -132,7 +132,9 @@ def _decided(edge: EdgeEvent, fact: ExtractedFact, verdict: Verdict) -> EdgeEven
         return None  # a habit or a state worth keeping only as a known attribute
     elif attribute is not None and "{" in attribute.slot and slot is not None:
         slot = verdict.slot_for(slot.rsplit(".", 1)[-1]) or slot  # "my garden …" → hobby.garden
-    elif attribute is not None and (slot is None or verdict.similarity >= NOUN_OVERRIDE):
+    elif attribute is not None and (
+        slot is None or verdict.similarity >= NOUN_OVERRIDE or _names(slot, attribute)
+    ):
         slot = verdict.slot_for(fact.value) or slot
     if slot is None and fact.prototype == "require":
         return None
@@ -148,6 +150,16 @@ def _decided(edge: EdgeEvent, fact: ExtractedFact, verdict: Verdict) -> EdgeEven
             "update": update,
         }
     )
+
+
+def _names(slot: str, attribute: Attribute) -> bool:
+    """Does a value family's own noun slot name the nearest attribute ("the rent on our flat
+    is …" → price.rent, nearest attribute rent → user.rent)? Then the slot is the attribute's,
+    however far the statement's wording sits from its prototypes: two statements of one
+    attribute must meet in one slot for the newer to supersede the older (Table 1)."""
+    if "{" in attribute.slot:
+        return False
+    return slot.rsplit(".", 1)[-1] == attribute.slot.rsplit(".", 1)[-1]
 
 
 def _checked(

@@ -31,10 +31,15 @@ _DIET = re.compile(
     _I,
 )
 _ANIMAL = r"meat|fish|seafood|chicken|dairy|eggs|pork|beef|red\s+meat|animal\s+products|cheese"
+#: Foods said together: "eggs and fish", "chicken, fish and eggs" (a coordination is one
+#: object: the resumption is of all of them).
+_FOODS = rf"(?:{_ANIMAL})(?:(?:\s*,\s*|\s+and\s+|\s+&\s+|\s+or\s+)(?:{_ANIMAL}))*"
 _EAT_AGAIN = re.compile(
     r"\b(?:(?:started|start|starting|began|back\s+to|went\s+back\s+to|going\s+back\s+to)\s+"
-    rf"eating\s+(?P<obj>{_ANIMAL})(?:\s+again)?|eating\s+(?P<obj2>{_ANIMAL})\s+again"
-    rf"|eat\s+(?P<obj3>{_ANIMAL})\s+(?:again|now))\b",
+    rf"eating\s+(?P<obj>{_FOODS})(?:\s+again)?|eating\s+(?P<obj2>{_FOODS})\s+again"
+    rf"|eat\s+(?P<obj3>{_FOODS})\s+(?:again|now)"
+    # the resumptive "back on", its subject dropped at the clause's start: "back on fish"
+    rf"|^(?:i'm\s+|im\s+|i\s+am\s+|we're\s+)?back\s+on\s+(?:the\s+)?(?P<obj4>{_FOODS}))\b",
     _I,
 )
 _CUT_OUT = re.compile(
@@ -207,7 +212,7 @@ def find(clause: Clause) -> list[Draft]:
             )
         )
     for m in _EAT_AGAIN.finditer(text):
-        food = (m["obj"] or m["obj2"] or m["obj3"]).lower()
+        food = (m["obj"] or m["obj2"] or m["obj3"] or m["obj4"]).lower()
         out.append(
             _pref(
                 "diet.eats",

@@ -167,6 +167,18 @@ _PRICED = re.compile(
     r"(?:\s+(?P<per>a\s+(?:month|year|week|night|head|person)|per\s+\w+))?",
     _I,
 )
+#: "<thing> went up again, <amount>", "<thing> has gone down to <amount>": the scale-change
+#: construction (a motion verb with up/down) followed by an amount is the thing's new value,
+#: whatever the thing is — not only the money family's listed items. Keyed as the possessive
+#: family keys the thing ("my medical aid is …" → user.medical_aid), so the two meet in one
+#: slot; "by <amount>" is a difference, not the value.
+_PRICE_MOVED = re.compile(
+    r"(?:^|\b(?:the|my|our)\s+)(?P<item>[a-z][\w' -]{1,40}?)\s+(?:went|goes|go|has\s+gone"
+    r"|have\s+gone|is\s+going|are\s+going|came|comes|shot|jumped|crept)\s+(?P<dir>up|down)"
+    r"(?:\s+again)?,?\s+(?:to\s+)?(?:about\s+|around\s+)?(?P<amt>" + AMOUNT + ")"
+    r"(?:\s+(?P<per>a\s+(?:month|year|week|night|head|person)|per\s+\w+))?",
+    _I,
+)
 #: "<the thing> is on / is scheduled for / meets on <date>": a dated event of any kind.
 _DATED = re.compile(
     r"^(?:(?:my|our|the|a|an|his|her|their)\s+)?(?P<thing>[\w'-]+(?:\s+[\w'-]+){0,5}?)\s+"
@@ -379,8 +391,24 @@ def find(clause: Clause) -> list[Draft]:
         item = trim_value(m["item"], 4)
         if item and head_noun(item) not in _NOT_NOUNS:
             amount = m["amt"] + (f" {m['per']}" if m["per"] else "")
-            out.append(value_draft("value.noun.price", m, amount, slot=f"price.{slug(item)}",
+            # A possessed thing's amount is keyed as the possessive keys it ("my parking
+            # permit is $60" and "parking permit came down, $45" meet in one slot).
+            owned = re.match(r"(?:my|our)\b", m.group(0), _I) is not None
+            thing = _np_head(item)
+            key = _noun_slot(thing) if owned else f"price.{slug(thing)}"
+            out.append(value_draft("value.noun.price", m, amount, slot=key,
                                    numeric=True, statement=f"{item} costs {amount}"))  # fmt: skip
+    # A moved amount is the user's when the sentence speaks of them or the thing opens the
+    # clause with no owner named (chat drops the "my": "rent went up again, …").
+    for m in _PRICE_MOVED.finditer(text):
+        item = trim_value(m["item"], 3)
+        owned = personal or m.start() == 0 or bool(re.match(r"(?:my|our)\b", m.group(0), _I))
+        if item and owned and head_noun(item) not in _NOT_NOUNS and item.lower() not in _PRONOUNS:
+            amount = m["amt"] + (f" {m['per']}" if m["per"] else "")
+            moved = f"User's {item} went {m['dir'].lower()} to {amount}"
+            out.append(value_draft("value.noun.moved", m, amount, slot=_noun_slot(item),
+                                   confidence=d.COMMITTED, numeric=True,
+                                   statement=moved))  # fmt: skip
     # … but a date relative to the moment of speaking is the speaker's ("the viva is in
     # three weeks", "parents' evening is next Thursday"): no "I" is needed.
     for m in _DATED.finditer(text if personal or is_deictic(text) else ""):
@@ -409,6 +437,15 @@ def _roles(clause: Clause) -> list[Draft]:
         out.append(value_draft("value.noun.role", anchor, name, slot=slot,
                                statement=f"User's {role} is {name}"))  # fmt: skip
     return out
+
+
+#: Prepositions that open a noun's post-modifier: "the rent on our flat" is a rent.
+_POST_MODIFIER = re.compile(r"\s+(?:on|of|for|at|in|with|from|to)\b.*$", _I)
+
+
+def _np_head(phrase: str) -> str:
+    """The noun phrase without its post-modifying prepositional phrase."""
+    return _POST_MODIFIER.sub("", phrase) or phrase
 
 
 def _noun_slot(noun: str) -> str:

@@ -70,7 +70,7 @@ _NAMING = re.compile(
     r"|left(?! (?:in|on|at|behind|over|out|to|for|with|from|by|of|it)\b)"
     r"|dropped(?! off| by)|ditched|abandoned|sold|cancell?ed|called off|scrapp?(?:ed)?"
     r"|forget (?:about )?(?:all )?(?:the|my|our)|done with|moved (?:away )?from|moved out of"
-    r"|switched (?:away )?from|broke up with|split (?:up )?(?:with|from)|no longer"
+    r"|switched (?:away )?from|broke up with|split (?:up )?(?:with|from)|no longer|no more"
     r"|retired from|resigned from|(?:handed|put|gave) in (?:my )?notice (?:at|to|with)"
     # "I'm over pizza" (done with it), not "I'm over at Jen's", "over the moon", "over it"
     r"|(?:im|i am) (?:(?:so|totally|completely|officially|just|kinda|really) )*over"
@@ -99,6 +99,18 @@ _ENDED_SUBJECT = re.compile(
 #: The same parting with the user first: "me and soph ended a while back" (the subject is
 #: the one or two words after "me and").
 _PARTED_FROM = re.compile(rf"\b(?:me|i)\s+and\s+(\w+(?:\s+\w+)?)\s+{_PARTED}\b")
+#: A continuation denied: "not dispatching anymore", "I don't eat meat any more" — the
+#: aspectual negation family of "no longer" / "no more" (Appendix F's "no longer" change),
+#: with what stopped between the denial and "anymore": the verb's object, or, when the verb
+#: has none, the activity itself (a gerund). "can't stand it anymore" names nothing.
+_NOT_ANYMORE = re.compile(
+    r"\b(?:not|dont|doesnt|didnt|cant|cannot|wont|isnt|arent|never)\s+"
+    r"((?:[\w-]+\s+){0,4}?)(?:any\s?more|any\s+longer)\b"
+)
+#: A denial that is itself an ending of the list: the "no" of "no more nights, no more …".
+_LISTED_ENDING = re.compile(r"no (?:more|longer)\b")
+#: Gerunds of light verbs name no activity: "not going anymore", "not doing it anymore".
+_LIGHT_VERBS = frozenset(["going", "doing", "having", "being", "getting", "making", "taking"])
 #: Where a subject begins: the clause's start.
 _SUBJECT_START = re.compile(r"[.!?;:,()\n\"]|\b(?:but|so|because|since|then|after|when)\b")
 #: At most this many words before an ending predicate name what ended.
@@ -162,14 +174,25 @@ def named_objects(text: str) -> list[tuple[str, ...]]:
     lowered = fold_apostrophes(text)
     out: list[tuple[str, ...]] = []
     for found in _NAMING.finditer(lowered):
-        if _NEGATED.search(lowered[max(0, found.start() - 40) : found.start()]):
-            continue
+        denied = _NEGATED.search(lowered[max(0, found.start() - 40) : found.start()])
+        if denied and not _LISTED_ENDING.match(lowered, denied.start()):
+            continue  # "no more nights, no more rotating": a list of endings, not a denial
         if tentative(lowered, found.start(), found.end()):
             continue  # "kinda thinking about quitting my job": both values stand (Appendix F)
         obj = _CLAUSE.split(found.group(1))[0]
         words = _thing(
             tuple(w for w in tokenize(" ".join(obj.split()[:_OBJECT_WORDS])) if w not in _WHEN)
         )
+        if words:
+            out.append(words)
+    for found in _NOT_ANYMORE.finditer(lowered):
+        if tentative(lowered, found.start(), found.end()):
+            continue
+        said = _CLAUSE.split(found.group(1))[0].split()
+        if len(said) == 1 and (not said[0].endswith("ing") or said[0] in _LIGHT_VERBS):
+            continue  # a verb alone names no thing, but an activity does ("not dispatching")
+        obj = said if len(said) == 1 else said[1:]
+        words = _thing(tuple(w for w in tokenize(" ".join(obj)) if w not in _WHEN))
         if words:
             out.append(words)
     subjects: list[tuple[re.Match[str], list[str]]] = []
