@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from schemas.categories import Category
 from schemas.events import EdgeEvent, Embedding, ForgetCommand
 from schemas.policy import Policy
+from schemas.query import QueryRequest
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.lifecycle.service import LifecycleService
+from workers.query.service import QueryService
 from workers.stores.memory_slots import InMemorySlotIndex
 from workers.stores.memory_vectors import InMemoryVectorIndex
 
@@ -42,3 +45,36 @@ def stored_forgetting(
     service.forget(ForgetCommand(command_id="c", user_id=edges[0].user_id, edge_id=forgotten,
                                  issued_at=at))  # fmt: skip
     return vectors, stored([e for e in edges if e.edge_id != forgotten], policy)
+
+
+#: A told turn: its text and the facts the extractor drew from it (text, slot key, value).
+Turn = tuple[str, Sequence[tuple[str, str, str | None]]]
+
+
+def told_turns(turns: Sequence[Turn], now: datetime, category: Category) -> list[EdgeEvent]:
+    """The turns as the offline extractor stores them — each turn's facts (`category`, replace
+    semantics), then the raw turn pointing to them — one turn a week up to `now`; user "u1",
+    without embeddings (`with_embeddings` adds them)."""
+    edges: list[EdgeEvent] = []
+    for n, (turn, facts) in enumerate(turns):
+        at = now - timedelta(days=7 * (len(turns) - n))
+        ids = tuple(f"s{n}#{i}" for i in range(len(facts)))
+        common = {"user_id": "u1", "ingest_time": at, "source_turns": (f"s{n}",)}
+        for fact_id, (text, slot, value) in zip(ids, facts, strict=True):
+            edges.append(EdgeEvent(
+                edge_id=fact_id, text=text, categories=category, slot_key=slot, value=value,
+                update="replace", confidence=0.9, **common,
+            ))  # fmt: skip
+        edges.append(EdgeEvent(edge_id=f"s{n}#raw", text=turn, categories=Category.OTHER,
+                               episodic=True, episodic_of=ids, **common))  # fmt: skip
+    return edges
+
+
+def ask(
+    vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder, question: str, policy: Policy,
+    now: datetime,
+) -> list[tuple[str, list[str]]]:  # fmt: skip
+    """(edge id, why) of user "u1"'s ranking for `question` as of `now`."""
+    service = QueryService(vectors, embedder, policy, clock=lambda: now)
+    result = service.query(QueryRequest(user_id="u1", query=question, as_of=now))
+    return [(r.edge_id, r.why) for r in result.results]

@@ -13,7 +13,7 @@ where never telling it does.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -21,11 +21,9 @@ from hypothesis import HealthCheck, settings
 from schemas.categories import Category
 from schemas.events import EdgeEvent
 from schemas.policy import Policy, load_policy
-from schemas.query import QueryRequest
 from tests.unit.lifecycle_properties import given_deliveries, given_forgets
-from tests.unit.minilm_edges import stored, stored_forgetting, with_embeddings
+from tests.unit.minilm_edges import ask, stored, stored_forgetting, told_turns, with_embeddings
 from workers.embedding.minilm import MiniLMEmbedder
-from workers.query.service import QueryService
 from workers.stores.memory_vectors import InMemoryVectorIndex
 
 NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
@@ -50,29 +48,13 @@ CHATTER = [
 ]
 
 
-def _stream() -> list[EdgeEvent]:
-    turns: list[tuple[str, list[tuple[str, str]]]] = [
-        (OLD_TURN, [("User has been vegan since January", "user.vegan_since"),
-                    ("User is vegan", "user.diet")]),
-        *[(text, []) for text in CHATTER],
-        (NEW_TURN, []),
-    ]  # fmt: skip
-    edges: list[EdgeEvent] = []
-    for n, (turn, facts) in enumerate(turns):
-        at = NOW - timedelta(days=7 * (len(turns) - n))
-        ids = tuple(f"s{n}#{i}" for i in range(len(facts)))
-        common = {"user_id": "u1", "ingest_time": at, "source_turns": (f"s{n}",)}
-        for fact_id, (text, slot) in zip(ids, facts, strict=True):
-            edges.append(EdgeEvent(
-                edge_id=fact_id, text=text, categories=Category.PREFERENCES_HABITS,
-                slot_key=slot, update="replace", confidence=0.9, **common,
-            ))  # fmt: skip
-        edges.append(EdgeEvent(edge_id=f"s{n}#raw", text=turn, categories=Category.OTHER,
-                               episodic=True, episodic_of=ids, **common))  # fmt: skip
-    return edges
-
-
-STREAM = _stream()
+#: The old turn yields a fact under a key that is no attribute's and one under the diet's.
+STREAM = told_turns([
+    (OLD_TURN, [("User has been vegan since January", "user.vegan_since", None),
+                ("User is vegan", "user.diet", None)]),
+    *[(text, []) for text in CHATTER],
+    (NEW_TURN, []),
+], NOW, Category.PREFERENCES_HABITS)  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -87,9 +69,7 @@ def embedded(embedder: MiniLMEmbedder) -> dict[str, EdgeEvent]:
 
 def _ask(vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder, question: str,
          policy: Policy = ON) -> list[tuple[str, list[str]]]:  # fmt: skip
-    service = QueryService(vectors, embedder, policy, clock=lambda: NOW)
-    result = service.query(QueryRequest(user_id="u1", query=question, as_of=NOW))
-    return [(r.edge_id, r.why) for r in result.results]
+    return ask(vectors, embedder, question, policy, NOW)
 
 
 def _older(answer: list[tuple[str, list[str]]]) -> set[str]:

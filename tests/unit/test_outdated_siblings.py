@@ -11,23 +11,19 @@ replacement ranks below them, and the same whatever order the edges were deliver
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 from schemas.categories import Category, Intent, LifecycleState
-from schemas.events import EdgeEvent, ForgetCommand
+from schemas.events import EdgeEvent
 from schemas.policy import Policy, load_policy
-from schemas.query import QueryRequest
 from schemas.records import FactRecord, Lifecycle
 from tests.unit.lifecycle_properties import given_deliveries, given_forgets
-from tests.unit.minilm_edges import with_embeddings
+from tests.unit.minilm_edges import ask, stored, stored_forgetting, told_turns, with_embeddings
 from workers.embedding.minilm import MiniLMEmbedder
-from workers.lifecycle.service import LifecycleService
 from workers.query import outdated_siblings
-from workers.query.service import QueryService
-from workers.stores.memory_slots import InMemorySlotIndex
 from workers.stores.memory_vectors import InMemoryVectorIndex
 
 NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
@@ -110,31 +106,13 @@ def embedder() -> Iterator[MiniLMEmbedder]:
     yield MiniLMEmbedder(intra_op_threads=2)
 
 
-def _plain_stream() -> list[EdgeEvent]:
-    """The two turns as the offline extractor stores them (facts, then the raw turn), with
-    chatter between them, one turn a week; without embeddings (`_embedded` adds them)."""
-    turns: list[tuple[str, list[tuple[str, str | None, str | None]]]] = [
-        (OLD_TURN, [("User runs kayak tours on the fjord", "project.tours", "kayak tours"),
-                    ("User charges 90 euros a person", "price.person", "90 euros")]),
-        *[(text, []) for text in CHATTER],
-        (NEW_TURN, [("User stopped the kayak tours", "project.tours", "stopped")]),
-    ]  # fmt: skip
-    edges: list[EdgeEvent] = []
-    for n, (turn, facts) in enumerate(turns):
-        at = NOW - timedelta(days=7 * (len(turns) - n))
-        ids = tuple(f"s{n}#{i}" for i in range(len(facts)))
-        common = {"user_id": "u1", "ingest_time": at, "source_turns": (f"s{n}",)}
-        for fact_id, (text, slot, value) in zip(ids, facts, strict=True):
-            edges.append(EdgeEvent(
-                edge_id=fact_id, text=text, categories=Category.PROJECTS_ENDEAVORS,
-                slot_key=slot, value=value, update="replace", confidence=0.9, **common,
-            ))  # fmt: skip
-        edges.append(EdgeEvent(edge_id=f"s{n}#raw", text=turn, categories=Category.OTHER,
-                               episodic=True, episodic_of=ids, **common))  # fmt: skip
-    return edges
-
-
-STREAM = _plain_stream()
+#: The two turns as the offline extractor stores them, with chatter between them.
+STREAM = told_turns([
+    (OLD_TURN, [("User runs kayak tours on the fjord", "project.tours", "kayak tours"),
+                ("User charges 90 euros a person", "price.person", "90 euros")]),
+    *[(text, []) for text in CHATTER],
+    (NEW_TURN, [("User stopped the kayak tours", "project.tours", "stopped")]),
+], NOW, Category.PROJECTS_ENDEAVORS)  # fmt: skip
 QUESTION = "what kind of tours do I run these days?"
 
 
@@ -144,16 +122,9 @@ def embedded(embedder: MiniLMEmbedder) -> dict[str, EdgeEvent]:
     return with_embeddings(embedder, STREAM)
 
 
-def _make() -> tuple[LifecycleService, InMemoryVectorIndex]:
-    vectors = InMemoryVectorIndex()
-    return LifecycleService(InMemorySlotIndex(), vectors, POLICY), vectors
-
-
 def _ask(vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder, question: str,
          policy: Policy = ON) -> list[tuple[str, list[str]]]:  # fmt: skip
-    service = QueryService(vectors, embedder, policy, clock=lambda: NOW)
-    result = service.query(QueryRequest(user_id="u1", query=question, as_of=NOW))
-    return [(r.edge_id, r.why) for r in result.results]
+    return ask(vectors, embedder, question, policy, NOW)
 
 
 def _told_with(answer: list[tuple[str, list[str]]]) -> set[str]:
@@ -163,9 +134,7 @@ def _told_with(answer: list[tuple[str, list[str]]]) -> set[str]:
 def test_the_query_path_serves_the_replacement_first_and_says_why(
     embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
 ) -> None:
-    service, vectors = _make()
-    for edge in STREAM:
-        service.apply(embedded[edge.edge_id])
+    vectors = stored([embedded[e.edge_id] for e in STREAM], POLICY)
     answer = _ask(vectors, embedder, QUESTION)
     ids = [e for e, _ in answer]
     assert _told_with(answer) == {"s0#1", "s0#raw"}
@@ -182,10 +151,8 @@ def test_the_query_path_serves_the_replacement_first_and_says_why(
 def reference(
     embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
 ) -> list[tuple[str, list[str]]]:
-    service, vectors = _make()
-    for edge in sorted(STREAM, key=lambda e: (e.ingest_time, e.edge_id)):
-        service.apply(embedded[edge.edge_id])
-    return _ask(vectors, embedder, QUESTION)
+    in_order = sorted(STREAM, key=lambda e: (e.ingest_time, e.edge_id))
+    return _ask(stored([embedded[e.edge_id] for e in in_order], POLICY), embedder, QUESTION)
 
 
 @settings(
@@ -196,9 +163,7 @@ def test_the_ranking_does_not_depend_on_delivery_order(
     embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent],
     reference: list[tuple[str, list[str]]], order: list[EdgeEvent], repeats: list[EdgeEvent],
 ) -> None:  # fmt: skip
-    service, vectors = _make()
-    for edge in [*order, *repeats]:
-        service.apply(embedded[edge.edge_id])
+    vectors = stored([embedded[e.edge_id] for e in [*order, *repeats]], POLICY)
     assert _ask(vectors, embedder, QUESTION) == reference
 
 
@@ -210,12 +175,6 @@ def test_forgetting_an_edge_ends_where_never_telling_it_does(
     embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent], order: list[EdgeEvent],
     forgotten: str,
 ) -> None:  # fmt: skip
-    never, never_vectors = _make()
-    service, vectors = _make()
-    for edge in order:
-        if edge.edge_id != forgotten:
-            never.apply(embedded[edge.edge_id])
-        service.apply(embedded[edge.edge_id])
-    service.forget(ForgetCommand(command_id="c", user_id="u1", edge_id=forgotten,
-                                 issued_at=NOW))  # fmt: skip
-    assert _ask(vectors, embedder, QUESTION) == _ask(never_vectors, embedder, QUESTION)
+    edges = [embedded[e.edge_id] for e in order]
+    forgot, never = stored_forgetting(edges, forgotten, NOW, POLICY)
+    assert _ask(forgot, embedder, QUESTION) == _ask(never, embedder, QUESTION)
