@@ -5,7 +5,8 @@ The conversations of `cases/` (the set the offline extractor was developed again
 just teach the rules its wording), of `heldout2/` (a third telling by an outsider, sealed
 until stop 19 measured it, a development set since) or of `heldout3/` (a fourth, sealed
 telling written by an outsider from the paper alone: no extractor change may be tuned on it)
-or of `heldout4/` (a fifth, sealed telling, written the same way by another outsider)
+or of `heldout4/` (a fifth telling written the same way by another outsider, sealed until round 10
+of issue 11 and a validation set since)
 or of `heldout5/` (a sixth, sealed telling, written the same way by a third outsider)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
