@@ -264,6 +264,9 @@ def test_a_past_role_is_not_said_to_be_held() -> None:
          "user.council_tax"),
         ("my parking permit is $60 a quarter", "parking permit came down, $45 now",
          "user.parking_permit"),
+        # a thing the money family keys itself: the moved amount takes the family's slot
+        ("my gym membership is 45 euros a month",
+         "the gym membership went up again, 52 euros a month now", "user.gym"),
     ],
 )  # fmt: skip
 def test_an_amount_after_a_scale_change_verb_meets_the_earlier_amount_in_its_slot(
@@ -276,6 +279,7 @@ def test_an_amount_after_a_scale_change_verb_meets_the_earlier_amount_in_its_slo
     (new,) = [f for f in facts_of(RuleExtractor(), turn(later, 30)) if f.slot_key == slot]
     assert new.update is UpdateSemantics.REPLACE and new.numeric
     assert old.value != new.value
+    assert "User's the " not in new.text  # the clause's determiner is not the thing's name
 
 
 def test_a_difference_or_a_pronoun_after_a_scale_change_verb_is_no_value() -> None:
@@ -320,3 +324,16 @@ def test_a_resumed_food_supersedes_the_diet_however_many_foods_are_named(text: s
 def test_someone_elses_resumption_is_not_the_users_diet() -> None:
     for text in ("my sister is back on meat", "the dog is back on chicken and rice"):
         assert "user.diet" not in {f.slot_key for f in facts_of(RuleExtractor(), turn(text))}
+
+
+# --- a negated state whose subject and copula chat dropped ---
+
+
+@pytest.mark.parametrize(
+    "text", ["not vegan anymore", "honestly not vegetarian anymore, I eat fish twice a week"]
+)
+def test_a_negated_state_without_its_subject_is_stated_as_a_state(text: str) -> None:
+    """The fact reads "User is not vegan anymore": the negation is no verb to conjugate."""
+    texts = [f.text for f in facts_of(RuleExtractor(), turn(text))]
+    assert any(t.startswith("User is not ") for t in texts), texts
+    assert not any(" nots " in t for t in texts), texts

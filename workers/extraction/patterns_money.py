@@ -146,6 +146,18 @@ def _value(amount: str, m: re.Match[str]) -> str:
     return f"{amount}/{_PERIODS.get(per.lower(), per.lower())}"
 
 
+_OWN_ITEM = re.compile(rf"^(?:{_ITEMS})$", _I)
+
+
+def owned_slot(item: str) -> str | None:
+    """The slot this family keys a user's `item` under ("gym membership" → user.gym), or None
+    when the item is none of its own: another family that reads an amount of the same thing
+    ("the gym membership went up again, …") keys it here, so the two amounts meet in one
+    slot and the newer supersedes the older (Table 1)."""
+    item = " ".join(item.split())
+    return _slot(item) if _OWN_ITEM.match(item) else None
+
+
 def _slot(item: str) -> str:
     item = " ".join(item.lower().split())
     if _GYM.match(item):

@@ -27,7 +27,7 @@ from workers.extraction.clauses import (
 from workers.extraction.dates import is_deictic
 from workers.extraction.draft import Draft
 from workers.extraction.lexicon import EMOTIONS, words
-from workers.extraction.patterns_money import AMOUNT
+from workers.extraction.patterns_money import AMOUNT, owned_slot
 from workers.extraction.slots import plan_topic
 
 _I = re.IGNORECASE
@@ -173,7 +173,8 @@ _PRICED = re.compile(
 #: family keys the thing ("my medical aid is …" → user.medical_aid), so the two meet in one
 #: slot; "by <amount>" is a difference, not the value.
 _PRICE_MOVED = re.compile(
-    r"(?:^|\b(?:the|my|our)\s+)(?P<item>[a-z][\w' -]{1,40}?)\s+(?:went|goes|go|has\s+gone"
+    r"(?:^(?:(?:the|my|our)\s+)?|\b(?:the|my|our)\s+)(?P<item>[a-z][\w' -]{1,40}?)\s+"
+    r"(?:went|goes|go|has\s+gone"
     r"|have\s+gone|is\s+going|are\s+going|came|comes|shot|jumped|crept)\s+(?P<dir>up|down)"
     r"(?:\s+again)?,?\s+(?:to\s+)?(?:about\s+|around\s+)?(?P<amt>" + AMOUNT + ")"
     r"(?:\s+(?P<per>a\s+(?:month|year|week|night|head|person)|per\s+\w+))?",
@@ -395,7 +396,7 @@ def find(clause: Clause) -> list[Draft]:
             # permit is $60" and "parking permit came down, $45" meet in one slot).
             owned = re.match(r"(?:my|our)\b", m.group(0), _I) is not None
             thing = _np_head(item)
-            key = _noun_slot(thing) if owned else f"price.{slug(thing)}"
+            key = (owned_slot(thing) or _noun_slot(thing)) if owned else f"price.{slug(thing)}"
             out.append(value_draft("value.noun.price", m, amount, slot=key,
                                    numeric=True, statement=f"{item} costs {amount}"))  # fmt: skip
     # A moved amount is the user's when the sentence speaks of them or the thing opens the
@@ -406,7 +407,8 @@ def find(clause: Clause) -> list[Draft]:
         if item and owned and head_noun(item) not in _NOT_NOUNS and item.lower() not in _PRONOUNS:
             amount = m["amt"] + (f" {m['per']}" if m["per"] else "")
             moved = f"User's {item} went {m['dir'].lower()} to {amount}"
-            out.append(value_draft("value.noun.moved", m, amount, slot=_noun_slot(item),
+            slot = owned_slot(item) or _noun_slot(item)
+            out.append(value_draft("value.noun.moved", m, amount, slot=slot,
                                    confidence=d.COMMITTED, numeric=True,
                                    statement=moved))  # fmt: skip
     # … but a date relative to the moment of speaking is the speaker's ("the viva is in

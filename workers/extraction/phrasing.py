@@ -110,6 +110,10 @@ def third_person(clause: str, verb_first: bool = False) -> str:
             text = f"User is {text[0].lower()}{text[1:]}"
         elif _GERUND_OR_PAST.match(first) or first in _UNCHANGED:
             text = f"User {text[0].lower()}{text[1:]}"
+        elif verb_first and first in {"not", "no"}:
+            # The copula is dropped with the subject: "not vegan anymore" → "User is not …"
+            # (conjugating the negation as a verb made "User nots vegan anymore").
+            text = f"User is {text[0].lower()}{text[1:]}"
         elif verb_first:
             word, _, rest = text.partition(" ")
             verb = word.lower() if re.search(r"[^s]s$", word.lower()) else _conjugate(word.lower())
