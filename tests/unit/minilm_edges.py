@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
+from typing import Any
+
+from hypothesis import HealthCheck, settings
 
 from schemas.categories import Category
 from schemas.events import EdgeEvent, Embedding, ForgetCommand
 from schemas.policy import Policy
 from schemas.query import QueryRequest
+from tests.unit.lifecycle_properties import given_deliveries, given_forgets
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.lifecycle.service import LifecycleService
 from workers.query.service import QueryService
@@ -78,3 +82,42 @@ def ask(
     service = QueryService(vectors, embedder, policy, clock=lambda: now)
     result = service.query(QueryRequest(user_id="u1", query=question, as_of=now))
     return [(r.edge_id, r.why) for r in result.results]
+
+
+def ranking_properties(
+    stream: Sequence[EdgeEvent], question: str, policy: Policy, now: datetime
+) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The two properties a query-time window rule owes (it is a function of the edge set):
+    the ranking of `question` is the same whatever order `stream` was delivered in, with
+    repeats, and forgetting an edge ends where never telling it does. Two test functions, to
+    bind to `test_…` names in a module that provides the `embedder` and `embedded` fixtures."""
+    examples = settings(
+        deadline=None, max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
+
+    def answer(edges: Sequence[EdgeEvent], embedder: MiniLMEmbedder) -> list[tuple[str, list[str]]]:
+        return ask(stored(edges, policy), embedder, question, policy, now)
+
+    @examples
+    @given_deliveries(stream, max_repeats=3)
+    def delivery_order(
+        embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent], order: list[EdgeEvent],
+        repeats: list[EdgeEvent],
+    ) -> None:  # fmt: skip
+        in_order = sorted(stream, key=lambda e: (e.ingest_time, e.edge_id))
+        reference = answer([embedded[e.edge_id] for e in in_order], embedder)
+        assert answer([embedded[e.edge_id] for e in [*order, *repeats]], embedder) == reference
+
+    @examples
+    @given_forgets(stream)
+    def forgetting(
+        embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent], order: list[EdgeEvent],
+        forgotten: str,
+    ) -> None:  # fmt: skip
+        edges = [embedded[e.edge_id] for e in order]
+        forgot, never = stored_forgetting(edges, forgotten, now, policy)
+        assert ask(forgot, embedder, question, policy, now) == ask(
+            never, embedder, question, policy, now
+        )
+
+    return delivery_order, forgetting

@@ -16,13 +16,11 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import HealthCheck, settings
 
 from schemas.categories import Category
 from schemas.events import EdgeEvent
 from schemas.policy import Policy, load_policy
-from tests.unit.lifecycle_properties import given_deliveries, given_forgets
-from tests.unit.minilm_edges import ask, stored, stored_forgetting, told_turns, with_embeddings
+from tests.unit.minilm_edges import ask, ranking_properties, stored, told_turns, with_embeddings
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.stores.memory_vectors import InMemoryVectorIndex
 
@@ -94,34 +92,7 @@ def test_what_was_drawn_from_the_older_statement_follows_it_down(
     assert _older(_ask(vectors, embedder, "what diet did I follow last winter?")) == set()
 
 
-@pytest.fixture(scope="module")
-def reference(
-    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
-) -> list[tuple[str, list[str]]]:
-    in_order = sorted(STREAM, key=lambda e: (e.ingest_time, e.edge_id))
-    return _ask(stored([embedded[e.edge_id] for e in in_order], POLICY), embedder, QUESTION)
-
-
-@settings(
-    deadline=None, max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given_deliveries(STREAM, max_repeats=3)
-def test_the_ranking_does_not_depend_on_delivery_order(
-    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent],
-    reference: list[tuple[str, list[str]]], order: list[EdgeEvent], repeats: list[EdgeEvent],
-) -> None:  # fmt: skip
-    vectors = stored([embedded[e.edge_id] for e in [*order, *repeats]], POLICY)
-    assert _ask(vectors, embedder, QUESTION) == reference
-
-
-@settings(
-    deadline=None, max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given_forgets(STREAM)
-def test_forgetting_an_edge_ends_where_never_telling_it_does(
-    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent], order: list[EdgeEvent],
-    forgotten: str,
-) -> None:  # fmt: skip
-    edges = [embedded[e.edge_id] for e in order]
-    forgot, never = stored_forgetting(edges, forgotten, NOW, POLICY)
-    assert _ask(forgot, embedder, QUESTION) == _ask(never, embedder, QUESTION)
+(
+    test_the_ranking_does_not_depend_on_delivery_order,
+    test_forgetting_an_edge_ends_where_never_telling_it_does,
+) = ranking_properties(STREAM, QUESTION, ON, NOW)
