@@ -121,3 +121,8 @@ def ranking_properties(
         )
 
     return delivery_order, forgetting
+
+
+def with_rule(policy: Policy, name: str, **fields: Any) -> Policy:
+    """`policy` with its rule `name` (a window rule's policy block) changed by `fields`."""
+    return policy.model_copy(update={name: getattr(policy, name).model_copy(update=fields)})

@@ -9,7 +9,7 @@ nearest prototypes do, and never name an attribute for chatter.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -56,11 +56,6 @@ QUESTIONS = [
     ("what's a good stretch for a sore back?", ""),
     ("when is my dentist appointment?", ""),
 ]
-
-
-@pytest.fixture(scope="module")
-def embedder() -> Iterator[MiniLMEmbedder]:
-    yield MiniLMEmbedder(intra_op_threads=2)
 
 
 def _asked(

@@ -9,7 +9,7 @@ on the order the statements were ingested in.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -58,11 +58,6 @@ CHATTER = [
     "what's a good podcast for a long drive",
     "thanks, that recipe worked out great",
 ]
-
-
-@pytest.fixture(scope="module")
-def embedder() -> Iterator[MiniLMEmbedder]:
-    yield MiniLMEmbedder(intra_op_threads=2)
 
 
 def _edges(embedder: MiniLMEmbedder, texts: Sequence[str]) -> list[EdgeEvent]:

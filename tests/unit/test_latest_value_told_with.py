@@ -12,7 +12,6 @@ where never telling it does.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
@@ -20,7 +19,14 @@ import pytest
 from schemas.categories import Category
 from schemas.events import EdgeEvent
 from schemas.policy import Policy, load_policy
-from tests.unit.minilm_edges import ask, ranking_properties, stored, told_turns, with_embeddings
+from tests.unit.minilm_edges import (
+    ask,
+    ranking_properties,
+    stored,
+    told_turns,
+    with_embeddings,
+    with_rule,
+)
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.stores.memory_vectors import InMemoryVectorIndex
 
@@ -28,12 +34,8 @@ NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
 POLICY = load_policy()
 
 
-def _with(told_with: bool) -> Policy:
-    rule = POLICY.latest_value.model_copy(update={"enabled": True, "told_with": told_with})
-    return POLICY.model_copy(update={"latest_value": rule})
-
-
-ON, OFF = _with(True), _with(False)
+ON = with_rule(POLICY, "latest_value", enabled=True, told_with=True)
+OFF = with_rule(POLICY, "latest_value", enabled=True, told_with=False)
 DEMOTE_TO = POLICY.latest_value.demote_to
 QUESTION = "what diet do I follow?"
 OLD_TURN = "I've been vegan since January, no animal products, and I feel great about it"
@@ -53,11 +55,6 @@ STREAM = told_turns([
     *[(text, []) for text in CHATTER],
     (NEW_TURN, []),
 ], NOW, Category.PREFERENCES_HABITS)  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def embedder() -> Iterator[MiniLMEmbedder]:
-    yield MiniLMEmbedder(intra_op_threads=2)
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ replacement ranks below them, and the same whatever order the edges were deliver
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import pytest
@@ -19,17 +19,22 @@ from schemas.categories import Category, Intent, LifecycleState
 from schemas.events import EdgeEvent
 from schemas.policy import Policy, load_policy
 from schemas.records import FactRecord, Lifecycle
-from tests.unit.minilm_edges import ask, ranking_properties, stored, told_turns, with_embeddings
+from tests.unit.minilm_edges import (
+    ask,
+    ranking_properties,
+    stored,
+    told_turns,
+    with_embeddings,
+    with_rule,
+)
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.query import outdated_siblings
 from workers.stores.memory_vectors import InMemoryVectorIndex
 
 NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
 POLICY = load_policy()
-ON = POLICY.model_copy(update={"outdated_siblings": POLICY.outdated_siblings.model_copy(
-    update={"enabled": True})})  # fmt: skip
-OFF = POLICY.model_copy(update={"outdated_siblings": POLICY.outdated_siblings.model_copy(
-    update={"enabled": False})})  # fmt: skip
+ON = with_rule(POLICY, "outdated_siblings", enabled=True)
+OFF = with_rule(POLICY, "outdated_siblings", enabled=False)
 DEMOTE_TO = POLICY.latest_value.demote_to
 
 
@@ -97,11 +102,6 @@ CHATTER = [
     "recommend a novel for a rainy weekend",
     "that bread recipe came out dense, what went wrong",
 ]
-
-
-@pytest.fixture(scope="module")
-def embedder() -> Iterator[MiniLMEmbedder]:
-    yield MiniLMEmbedder(intra_op_threads=2)
 
 
 #: The two turns as the offline extractor stores them, with chatter between them.

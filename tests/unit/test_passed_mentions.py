@@ -10,7 +10,7 @@ must not serve it before what lies ahead — and a turn that names no date stays
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -22,7 +22,7 @@ from schemas.policy import Policy, load_policy
 from schemas.query import QueryRequest
 from schemas.records import FactRecord, Lifecycle
 from tests.unit.lifecycle_properties import given_deliveries
-from tests.unit.minilm_edges import with_embeddings
+from tests.unit.minilm_edges import with_embeddings, with_rule
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.lifecycle.service import LifecycleService
 from workers.query import passed_mentions
@@ -33,10 +33,8 @@ from workers.stores.memory_vectors import InMemoryVectorIndex
 NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
 TOLD = datetime(2025, 2, 10, 9, tzinfo=UTC)
 POLICY = load_policy()
-ON = POLICY.model_copy(update={"passed_mentions": POLICY.passed_mentions.model_copy(
-    update={"enabled": True})})  # fmt: skip
-OFF = POLICY.model_copy(update={"passed_mentions": POLICY.passed_mentions.model_copy(
-    update={"enabled": False})})  # fmt: skip
+ON = with_rule(POLICY, "passed_mentions", enabled=True)
+OFF = with_rule(POLICY, "passed_mentions", enabled=False)
 BUFFER = POLICY.expiry_buffer_hours
 DEMOTE_TO = POLICY.latest_value.demote_to
 
@@ -90,11 +88,6 @@ STREAM = [
      datetime(2026, 5, 12, 9, tzinfo=UTC)),
 ]  # fmt: skip
 QUESTION = "do I have any appointments or visits coming up?"
-
-
-@pytest.fixture(scope="module")
-def embedder() -> Iterator[MiniLMEmbedder]:
-    yield MiniLMEmbedder(intra_op_threads=2)
 
 
 EDGES = [

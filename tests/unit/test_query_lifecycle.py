@@ -10,12 +10,10 @@ fillers are the paper-cases suite's). One test per failure class of issue 10:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from schemas.categories import Category, Intent
 from schemas.events import EdgeEvent, Embedding
@@ -31,11 +29,6 @@ C = Category
 NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
 FILLERS = Path(__file__).parents[1] / "paper_cases" / "data" / "fillers.json"
 POLICY = load_policy()
-
-
-@pytest.fixture(scope="module")
-def embedder() -> Iterator[MiniLMEmbedder]:
-    yield MiniLMEmbedder(intra_op_threads=2)
 
 
 def _service(embedder: MiniLMEmbedder, name: str, facts: Sequence[dict[str, Any]]) -> QueryService:
