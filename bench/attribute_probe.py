@@ -56,16 +56,11 @@ NONE_WEIGHT = 4.0
 HUMAN_WEIGHT = 3.0
 
 
-def training_items(leave_out: str | None = None) -> list[Item]:
-    """Prototypes, the generator's TRAIN half and the development sets (`DEV_SETS`) but
-    `leave_out` — and without any item whose text is one of the left-out set's (the paper
-    cases and their told-as-turns versions share questions)."""
+def training_items() -> list[Item]:
+    """Prototypes, the generator's TRAIN half and the development sets (`DEV_SETS`);
+    `leave_one_out` drops one set at a time from these."""
     items = [*prototype_items(), *generator_items("train", TRAIN_PERSONAS, TRAIN_SEED)]
-    items += [i for name, chosen in dev_items() if name != leave_out for i in chosen]
-    if leave_out is None:
-        return items
-    held = {i.text for i in set_items(leave_out)}
-    return [i for i in items if i.text not in held]
+    return items + [i for _, chosen in dev_items() for i in chosen]
 
 
 def embed(embedder: Embedder, texts: Sequence[str], batch: int = 64) -> np.ndarray:
@@ -211,18 +206,19 @@ def evaluate(embedder: Embedder, probe: Probe, thresholds: dict[str, dict[str, f
         sets += list(dev_items())
     out: dict[str, Any] = {}
     for name, items in sets:
-        out.update(_by_kind(name, items, embedder, lambda _: probe, prototypes, thresholds))
+        out.update(_by_kind(name, items, embedder, probe, prototypes, thresholds))
     return out
 
 
-def _by_kind(name: str, items: Sequence[Item], embedder: Embedder, probe_for: Any,
+def _by_kind(name: str, items: Sequence[Item], embedder: Embedder, probe: Probe,
              prototypes: PrototypeClassifier, thresholds: dict[str, dict[str, float]]
              ) -> dict[str, Any]:  # fmt: skip
+    """`compare` on the statements and on the questions of one set."""
     out = {}
     for kind in ("statement", "question"):
         chosen = [i for i in items if i.kind == kind]
         x = embed(embedder, [i.text for i in chosen])
-        out[f"{name}/{kind}"] = compare(chosen, x, probe_for(name), prototypes, thresholds)
+        out[f"{name}/{kind}"] = compare(chosen, x, probe, prototypes, thresholds)
     return out
 
 
@@ -236,12 +232,12 @@ def leave_one_out(embedder: Embedder, thresholds: dict[str, dict[str, float]]) -
     prototypes = PrototypeClassifier(embedder)
     out: dict[str, Any] = {}
     for name in DEV_SETS:
-        held = {i.text for i in set_items(name)}
+        judged = set_items(name)
+        held = {i.text for i in judged}
         keep = [k for k, i in enumerate(everything) if i.source != name and i.text not in held]
         weights = fit_items([everything[k] for k in keep], x[keep], names)
         probe = Probe(tuple(names), embedder.model_id, weights, SCALE, True)
-        out.update(_by_kind(name, set_items(name), embedder, lambda _, p=probe: p, prototypes,
-                            thresholds))  # fmt: skip
+        out.update(_by_kind(name, judged, embedder, probe, prototypes, thresholds))
     return out
 
 
