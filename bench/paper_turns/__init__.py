@@ -7,7 +7,8 @@ until stop 19 measured it, a development set since) or of `heldout3/` (a fourth,
 telling written by an outsider from the paper alone: no extractor change may be tuned on it)
 or of `heldout4/` (a fifth telling written the same way by another outsider, sealed until round 10
 of issue 11 and a validation set since)
-or of `heldout5/` (a sixth, sealed telling, written the same way by a third outsider)
+or of `heldout5/` (a sixth telling written the same way by a third outsider, sealed through round 10
+and a validation set since)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
 top 10, stale in the top 5).
