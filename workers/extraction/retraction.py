@@ -148,9 +148,12 @@ _PARTICLE = re.compile(
     r"|seriously|[a-z]+ly)\b\s*)+$",
     _I,
 )
-#: "forget it" said of a topic ("Modena, forget it"); alone it is a dismissal ("oh forget
-#: it, I'll look it up"), so it counts only with a topic (`_topic_before`).
-_FORGET_IT = re.compile(r"\bforget\s+(?P<t>it|that)\b(?!\s+(?:i|we)\b)", _I)
+#: The imperative "forget it" said of a topic ("Modena, forget it"); alone it is a dismissal
+#: ("oh forget it, I'll look it up"), so it counts only with a topic (`_topic_before`), and
+#: only as the imperative that opens its clause ("Porto, I'll never forget it" is a memory).
+_FORGET_IT = re.compile(
+    r"(?:^|,\s*)(?:just\s+)?forget\s+(?:about\s+)?(?P<t>it|that)\b(?!\s+(?:i|we)\b)", _I
+)
 
 
 def fragment_topic(sentence: str) -> str | None:
