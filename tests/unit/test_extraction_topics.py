@@ -7,7 +7,10 @@ Two constructions (issue-11s, classes of heldout5 that are not a set's wording):
   frame said alone before ("About the cabin. Scrap it."): the pronoun is the topic, so the
   retraction names the plan even in a later session, where no plan is in the context;
 * "at" and a bare number next to a day is a clock time ("on Thursday at 11"), never a day or a
-  month of the date.
+  month of the date;
+* a possessed dwelling is a noun phrase: modifiers may stand between the possessive and the
+  noun ("our own house in …", "my tiny new flat in …"), unless they make it someone else's (a
+  genitive) or a former one (a temporal modifier).
 """
 
 from __future__ import annotations
@@ -104,3 +107,32 @@ def test_at_and_a_bare_number_next_to_a_day_is_the_hour(text: str, expected: dat
 def test_a_spelled_out_clock_time_is_read_as_before(text: str, expected: datetime) -> None:
     mention = find_event_time(text, SAID, "future")
     assert mention is not None and mention.when == expected
+
+
+# --- a possessed dwelling with modifiers says where the user lives ---
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("finally unpacked! our own little house in Galway has a garden", "Galway"),
+        ("my tiny new flat in Aarhus gets no sun at all", "Aarhus"),
+        ("the heating in my rented place in Tartu is broken again", "Tartu"),
+    ],
+)  # fmt: skip
+def test_a_possessed_dwelling_with_modifiers_is_where_the_user_lives(text: str, city: str) -> None:
+    facts = RuleExtractor().extract(turn(text))
+    assert ("user.current_city", city) in {(f.slot_key, f.value) for f in facts}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my sister's house in Tartu has a sauna",  # someone else's
+        "our old flat in Aarhus was freezing",  # a former one
+        "my former place in Galway had mice",
+    ],
+)  # fmt: skip
+def test_someone_elses_or_a_former_dwelling_is_not_the_users_city(text: str) -> None:
+    facts = RuleExtractor().extract(turn(text))
+    assert "user.current_city" not in {f.slot_key for f in facts}
