@@ -1,0 +1,141 @@
+"""The seventh telling of the paper turns (bench/paper_turns/heldout6, SEALED): its gold-metadata
+telling says what its labels say, by the paper's rules — a stale fact of a changed value shares
+its slot with a newer gold fact (Table 1, §3.3), an expired one has its event before the
+question and an upcoming one after it (Table 29, A.13), an acute illness ends a week after it is
+told while a chronic one has no end (Table 1 row 4), a retracted plan is named by a later
+retraction that carries no slot and has no date of its own (A.9), a "thinking about" is soft,
+weak, beside a firm value and only ever neutral (Appendix F), a number asked for is numeric and
+newer number-less remarks keep it (A.7.1), and an order for others is another slot (A.7.2). The
+checks it shares with the other sealed tellings are parametrized in
+test_paper_turns_heldout3.py and test_paper_turns_written_sets.py, the rule checks it shares with
+heldout4 and heldout5 are in paper_turns_gold_rules.py. None of these runs the product: they
+check the set, not what the product makes of it."""
+
+from __future__ import annotations
+
+import tomllib
+from datetime import timedelta
+from functools import cache
+from typing import Any
+
+from bench.paper_turns import SEALED
+from bench.paper_turns.cases import load
+from tests.unit import paper_turns_gold_rules as rules
+
+HELDOUT6 = SEALED["heldout6"]
+
+
+@cache
+def _toml_questions() -> tuple[tuple[str, dict[str, Any]], ...]:
+    """(user, question) of every case file, with its `neutral` labels (the gold has none)."""
+    out = []
+    for path in sorted(HELDOUT6.glob("*.toml")):
+        doc = tomllib.loads(path.read_text("utf-8"))
+        out.extend((f"h6-{doc['user']}", q) for q in doc["question"])
+    return tuple(out)
+
+
+def test_the_set_has_the_papers_proportions_of_attack_vectors_and_modes() -> None:
+    # Table 12 scaled to 59 cases: 75/75/94/44/40/45/40/63/40 of 516.
+    personas = load(HELDOUT6)
+    cases = {(q.case, q.av) for persona in personas for q in persona.questions}
+    per_av = {av: sum(1 for _, a in cases if a == av) for av in {a for _, a in cases}}
+    assert per_av == {
+        "AV1": 8, "AV2": 9, "AV3": 10, "AV4": 5, "AV5": 5, "AV6": 5, "AV7": 5, "AV8": 7, "AV9": 5,
+    }  # fmt: skip
+    modes = [q.mode for persona in personas for q in persona.questions]
+    # The AV5 aggregations ask for all; three expired events and three retracted plans pass by
+    # absence (C.5); every case is asked twice.
+    assert (len(modes), modes.count("all"), modes.count("absent")) == (118, 10, 12)
+
+
+def test_a_stale_value_is_an_older_value_of_a_gold_facts_slot() -> None:
+    rules.check_stale_values_are_older_values_of_a_gold_slot(HELDOUT6)
+
+
+def test_an_expired_label_has_its_event_before_the_question_and_an_upcoming_one_after() -> None:
+    facts, _ = rules.suite(HELDOUT6)
+    for q in rules.questions(HELDOUT6, "AV2"):
+        for s in q.stale:
+            assert rules.time(facts[s], "event_time") < q.as_of, (q.qid, s)
+        for g in q.gold:
+            # An upcoming question serves what is still ahead (A.13); a past intent, asked
+            # without stale labels, serves what has passed (A.7.4).
+            ahead = rules.time(facts[g], "event_time") > q.as_of
+            assert ahead == bool(q.stale), (q.qid, g)
+
+
+def test_an_acute_illness_ends_a_week_after_it_is_told_and_a_chronic_one_persists() -> None:
+    facts, _ = rules.suite(HELDOUT6)
+    acute = set()
+    for q in rules.questions(HELDOUT6, "AV3"):
+        for s in q.stale:  # Table 1 row 4: the flu resolves, the diabetes persists
+            told = rules.time(facts[s], "ingest_time")
+            ends = rules.time(facts[s], "event_time")
+            assert ends - told == timedelta(days=7) and ends < q.as_of, (q.qid, s)
+            assert facts[s]["category"] == "HEALTH_WELLBEING", (q.qid, s)
+            acute.add(s)
+            for g in q.gold:
+                assert "event_time" not in facts[g], (q.qid, g)
+                assert facts[g]["category"] == "HEALTH_WELLBEING", (q.qid, g)
+    assert len(acute) == 2
+
+
+def test_a_retracted_plan_is_named_by_a_later_retraction_and_has_no_date() -> None:
+    facts, _ = rules.suite(HELDOUT6)
+    plans = list(rules.retracted_plans(HELDOUT6))
+    # One plan per AV7 question (each asked in two phrasings).
+    assert len({(qid, plan["edge_id"]) for qid, plan in plans}) == 5
+    for qid, plan in plans:
+        # No date of its own: the question cannot pass by expiry instead of retraction.
+        assert "event_time" not in plan, qid
+    for fact in facts.values():
+        if fact.get("retracts"):  # A retraction states no value of its own.
+            assert fact["slot_key"] is None, fact["edge_id"]
+
+
+def test_a_thinking_about_is_soft_weak_beside_a_firm_value_and_only_neutral() -> None:
+    soft = rules.check_soft_facts_are_weak_beside_a_firm_value(HELDOUT6, count=5)
+    # Appendix F: "thinking about" is a low-confidence supersession.
+    assert {f["confidence"] for f in soft.values()} == {0.4}
+    soft_ids = set(soft)
+    for user, q in _toml_questions():
+        for field in ("gold", "stale"):
+            assert not {f"{user}/{x}" for x in q.get(field, ())} & soft_ids, (q["case"], field)
+    neutral = {f"{user}/{x}" for user, q in _toml_questions() for x in q.get("neutral", ())}
+    assert soft_ids <= neutral
+
+
+def test_a_number_asked_for_is_numeric_and_its_newer_remarks_keep_it() -> None:
+    rules.check_numbers_are_numeric_and_remarks_keep_them(HELDOUT6, remarks=2)
+
+
+def test_aggregated_facts_are_each_their_own_slot() -> None:
+    facts, _ = rules.suite(HELDOUT6)
+    for q in rules.questions(HELDOUT6, "AV5"):
+        assert q.mode == "all" and len(q.gold) == 3, q.qid
+        assert len({facts[g]["slot_key"] for g in q.gold}) == 3, q.qid
+
+
+def test_a_neutral_label_beside_a_preference_is_another_slot_or_the_same_move() -> None:
+    # A.7.2: an order placed for others is another slot and supersedes nothing; every other
+    # neutral label is a soft consideration or the retraction of an AV7 plan.
+    facts, _ = rules.suite(HELDOUT6)
+    others = set()
+    for user, q in _toml_questions():
+        gold_slots = {facts[f"{user}/{g}"]["slot_key"] for g in q.get("gold", ())}
+        for n in q.get("neutral", ()):
+            fact = facts[f"{user}/{n}"]
+            if fact.get("update") == "soft" or fact.get("retracts"):
+                continue
+            assert q["av"] == "AV1" and fact["slot_key"] not in gold_slots, (q["case"], n)
+            others.add(f"{user}/{n}")
+    assert len(others) == 1
+
+
+def test_a_stale_turn_is_gold_nowhere() -> None:
+    # A stale turn holds no second fact any question of the set asks about.
+    gold = {f"{user}/{g}" for user, q in _toml_questions() for g in q.get("gold", ())}
+    for user, q in _toml_questions():
+        for s in q.get("stale", ()):
+            assert f"{user}/{s}" not in gold, (q["case"], s)
