@@ -67,7 +67,7 @@ def test_an_expired_label_has_its_event_before_the_question_and_an_upcoming_one_
 
 def test_an_acute_illness_ends_a_week_after_it_is_told_and_a_chronic_one_persists() -> None:
     facts, _ = rules.suite(HELDOUT6)
-    acute = set()
+    acute: set[str] = set()
     for q in rules.questions(HELDOUT6, "AV3"):
         for s in q.stale:  # Table 1 row 4: the flu resolves, the diabetes persists
             told = rules.time(facts[s], "ingest_time")
@@ -121,7 +121,7 @@ def test_a_neutral_label_beside_a_preference_is_another_slot_or_the_same_move() 
     # A.7.2: an order placed for others is another slot and supersedes nothing; every other
     # neutral label is a soft consideration or the retraction of an AV7 plan.
     facts, _ = rules.suite(HELDOUT6)
-    others = set()
+    others: set[str] = set()
     for user, q in _toml_questions():
         gold_slots = {facts[f"{user}/{g}"]["slot_key"] for g in q.get("gold", ())}
         for n in q.get("neutral", ()):
