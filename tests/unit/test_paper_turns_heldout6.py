@@ -13,37 +13,22 @@ check the set, not what the product makes of it."""
 
 from __future__ import annotations
 
-import tomllib
 from datetime import timedelta
-from functools import cache
-from typing import Any
 
 from bench.paper_turns import SEALED
 from bench.paper_turns.cases import load
 from tests.unit import paper_turns_gold_rules as rules
 
 HELDOUT6 = SEALED["heldout6"]
-
-
-@cache
-def _toml_questions() -> tuple[tuple[str, dict[str, Any]], ...]:
-    """(user, question) of every case file, with its `neutral` labels (the gold has none)."""
-    out = []
-    for path in sorted(HELDOUT6.glob("*.toml")):
-        doc = tomllib.loads(path.read_text("utf-8"))
-        out.extend((f"h6-{doc['user']}", q) for q in doc["question"])
-    return tuple(out)
+PREFIX = "h6-"
 
 
 def test_the_set_has_the_papers_proportions_of_attack_vectors_and_modes() -> None:
     # Table 12 scaled to 59 cases: 75/75/94/44/40/45/40/63/40 of 516.
-    personas = load(HELDOUT6)
-    cases = {(q.case, q.av) for persona in personas for q in persona.questions}
-    per_av = {av: sum(1 for _, a in cases if a == av) for av in {a for _, a in cases}}
-    assert per_av == {
+    assert rules.per_av(HELDOUT6) == {
         "AV1": 8, "AV2": 9, "AV3": 10, "AV4": 5, "AV5": 5, "AV6": 5, "AV7": 5, "AV8": 7, "AV9": 5,
     }  # fmt: skip
-    modes = [q.mode for persona in personas for q in persona.questions]
+    modes = [q.mode for persona in load(HELDOUT6) for q in persona.questions]
     # The AV5 aggregations ask for all; three expired events and three retracted plans pass by
     # absence (C.5); every case is asked twice.
     assert (len(modes), modes.count("all"), modes.count("absent")) == (118, 10, 12)
@@ -54,15 +39,7 @@ def test_a_stale_value_is_an_older_value_of_a_gold_facts_slot() -> None:
 
 
 def test_an_expired_label_has_its_event_before_the_question_and_an_upcoming_one_after() -> None:
-    facts, _ = rules.suite(HELDOUT6)
-    for q in rules.questions(HELDOUT6, "AV2"):
-        for s in q.stale:
-            assert rules.time(facts[s], "event_time") < q.as_of, (q.qid, s)
-        for g in q.gold:
-            # An upcoming question serves what is still ahead (A.13); a past intent, asked
-            # without stale labels, serves what has passed (A.7.4).
-            ahead = rules.time(facts[g], "event_time") > q.as_of
-            assert ahead == bool(q.stale), (q.qid, g)
+    rules.check_events_expired_before_and_upcoming_after(HELDOUT6)
 
 
 def test_an_acute_illness_ends_a_week_after_it_is_told_and_a_chronic_one_persists() -> None:
@@ -98,12 +75,7 @@ def test_a_thinking_about_is_soft_weak_beside_a_firm_value_and_only_neutral() ->
     soft = rules.check_soft_facts_are_weak_beside_a_firm_value(HELDOUT6, count=5)
     # Appendix F: "thinking about" is a low-confidence supersession.
     assert {f["confidence"] for f in soft.values()} == {0.4}
-    soft_ids = set(soft)
-    for user, q in _toml_questions():
-        for field in ("gold", "stale"):
-            assert not {f"{user}/{x}" for x in q.get(field, ())} & soft_ids, (q["case"], field)
-    neutral = {f"{user}/{x}" for user, q in _toml_questions() for x in q.get("neutral", ())}
-    assert soft_ids <= neutral
+    rules.check_soft_facts_are_only_neutral(HELDOUT6, PREFIX, set(soft))
 
 
 def test_a_number_asked_for_is_numeric_and_its_newer_remarks_keep_it() -> None:
@@ -111,31 +83,19 @@ def test_a_number_asked_for_is_numeric_and_its_newer_remarks_keep_it() -> None:
 
 
 def test_aggregated_facts_are_each_their_own_slot() -> None:
-    facts, _ = rules.suite(HELDOUT6)
-    for q in rules.questions(HELDOUT6, "AV5"):
-        assert q.mode == "all" and len(q.gold) == 3, q.qid
-        assert len({facts[g]["slot_key"] for g in q.gold}) == 3, q.qid
+    rules.check_aggregated_facts_are_their_own_slots(HELDOUT6)
 
 
 def test_a_neutral_label_beside_a_preference_is_another_slot_or_the_same_move() -> None:
     # A.7.2: an order placed for others is another slot and supersedes nothing; every other
     # neutral label is a soft consideration or the retraction of an AV7 plan.
-    facts, _ = rules.suite(HELDOUT6)
-    others: set[str] = set()
-    for user, q in _toml_questions():
-        gold_slots = {facts[f"{user}/{g}"]["slot_key"] for g in q.get("gold", ())}
-        for n in q.get("neutral", ()):
-            fact = facts[f"{user}/{n}"]
-            if fact.get("update") == "soft" or fact.get("retracts"):
-                continue
-            assert q["av"] == "AV1" and fact["slot_key"] not in gold_slots, (q["case"], n)
-            others.add(f"{user}/{n}")
-    assert len(others) == 1
+    assert len(rules.other_slot_neutrals(HELDOUT6, PREFIX)) == 1
 
 
 def test_a_stale_turn_is_gold_nowhere() -> None:
     # A stale turn holds no second fact any question of the set asks about.
-    gold = {f"{user}/{g}" for user, q in _toml_questions() for g in q.get("gold", ())}
-    for user, q in _toml_questions():
+    asked = rules.toml_questions(HELDOUT6, PREFIX)
+    gold = {f"{user}/{g}" for user, q in asked for g in q.get("gold", ())}
+    for user, q in asked:
         for s in q.get("stale", ()):
             assert f"{user}/{s}" not in gold, (q["case"], s)
