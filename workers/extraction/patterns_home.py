@@ -27,8 +27,12 @@ _HOME: tuple[re.Pattern[str], ...] = tuple(
         rf"\bhome\s+is\s+{_PLACE}\s+(?:now|these\s+days|nowadays)\b",
         rf"\b{_PLACE}\s+is\s+(?:my\s+|our\s+)?home\s+(?:now|these\s+days)\b",
         rf"\bhere\s+in\s+{_PLACE}",
-        r"\b(?:my|our)\s+(?:place|flat|apartment|house|neighbou?rhood)\s+(?:in|here\s+in)\s+"
-        rf"{_PLACE}",
+        # A noun phrase: the possessive, up to two modifiers ("our own house", "my tiny new
+        # flat"), the dwelling noun, then where it is. Not someone else's ("my mum's house":
+        # a genitive) nor a former one (a temporal modifier: "our old flat").
+        r"\b(?:my|our)\s+(?:(?!(?:in|here|old|former|previous|last|first|childhood|ex)\b)"
+        r"[a-z][\w-]*(?<!s)(?<!')\s+){0,2}?(?:place|flat|apartment|house"
+        rf"|neighbou?rhood)\s+(?:in|here\s+in)\s+{_PLACE}",
     )
 )
 _NOT_CITIES = frozenset({"the", "my", "our", "january", "february", "march", "april", "may",

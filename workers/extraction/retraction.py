@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from workers.extraction import draft as d
 from workers.extraction.clauses import Clause, subject_is_user, tentative
@@ -125,38 +126,108 @@ _FILLER = frozenset(
 )
 
 
+#: A topic named first and then spoken of with a pronoun — a closed grammatical construction,
+#: not a wording: left dislocation ("the reno, scrap it", "Lisbon, forget it") and a topic
+#: frame ("as for the bakery, we dropped it", "about the trip: cancel it"; or said alone
+#: before: "About the cabin. Scrap it."). A retraction's pronoun in its scope is the topic.
+_TOPIC_NP = (
+    r"(?:the|my|our|that|this)\s+[\w'-]+(?:\s+[\w'-]+){0,3}?"
+    r"|(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+){0,2}"
+)
+_FRAME = re.compile(
+    r"^(?:about|as\s+for|as\s+to|regarding|concerning|re:)\s+(?P<topic>(?:(?:the|my|our|that"
+    r"|this)\s+)?[\w'-]+(?:\s+[\w'-]+){0,4}?)\s*(?P<end>[:,;]|[.!]?\s*$)",
+    _I,
+)
+_DISLOCATED = re.compile(rf"^(?P<topic>{_TOPIC_NP})\s*,\s+", _I)
+#: A dislocated "topic" that is a discourse particle or a manner adverb names nothing
+#: ("Honestly, forget it", "Ok, scrap that").
+_PARTICLE = re.compile(
+    r"^(?:(?:so|well|oh|ok|okay|ah|um|uh|hey|yeah|yes|yep|no|nah|nope|anyway|anyways|also|and"
+    r"|but|lol|haha|omg|wow|ugh|look|listen|please|fine|right|alright|sorry|thanks|man|dude"
+    r"|seriously|[a-z]+ly)\b\s*)+$",
+    _I,
+)
+#: The imperative "forget it" said of a topic ("Modena, forget it"); alone it is a dismissal
+#: ("oh forget it, I'll look it up"), so it counts only with a topic (`_topic_before`), and
+#: only as the imperative that opens its clause ("Porto, I'll never forget it" is a memory).
+_FORGET_IT = re.compile(
+    r"(?:^|,\s*)(?:just\s+)?forget\s+(?:about\s+)?(?P<t>it|that)\b(?!\s+(?:i|we)\b)", _I
+)
+
+
+def fragment_topic(sentence: str) -> str | None:
+    """The topic of a sentence that only frames one ("About the cabin.", "As for the reno:"):
+    the next sentence's pronoun retraction is about it."""
+    m = _FRAME.match(sentence.strip())
+    if m is None or m["end"] in (",", ";"):
+        return None
+    return _named(m["topic"])
+
+
+def with_topic(draft: Draft, topic: str | None) -> Draft:
+    """`draft` with its pronoun target replaced by the `topic` in force, if any."""
+    if topic is None or draft.kind != "retraction" or not is_pronoun(draft.target or ""):
+        return draft
+    return replace(draft, target=topic)
+
+
+def _named(topic: str) -> str | None:
+    topic = topic.strip()
+    return None if not topic or _PARTICLE.match(topic) or is_pronoun(topic) else topic
+
+
+def _topic_before(clause: Clause, start: int) -> str | None:
+    """The dislocated or framed topic of `clause`'s sentence, said before position `start`
+    of the clause."""
+    sentence = clause.sentence_text or clause.text
+    offset = sentence.find(clause.text)
+    at = (offset if offset >= 0 else 0) + start
+    for pattern in (_FRAME, _DISLOCATED):
+        m = pattern.match(sentence)
+        if m is not None and m.end("topic") <= at:
+            return _named(m["topic"])
+    return None
+
+
 def find(clause: Clause) -> list[Draft]:
     """Retraction markers in one clause; their targets are resolved by the extractor."""
     out: list[Draft] = []
-    for index, pattern in enumerate(_MARKERS):
-        for m in pattern.finditer(clause.text):
-            groups = m.groupdict()
-            target = (groups.get("t") or groups.get("t2") or groups.get("t3") or "").strip()
-            if _OTHERS.match(target):
-                continue  # "don't give up on your dreams": not the user's plan
-            if index in _GUARDED and not (groups.get("named") or _plan_like(target)):
-                continue
-            if _pastime(target):
-                continue  # "gave up on Japanese", "gave up on chess": the leisure families
-            if index in _SPEAKER_MARKERS and not subject_is_user(clause.text, m.start()):
-                continue
-            if tentative(clause.sentence_text or clause.text, *_in_sentence(clause, m),
-                         within=index in _VERDICTS):  # fmt: skip
-                continue  # "if we cancel the trip …", "should I scrap it?": nothing withdrawn
-            out.append(
-                Draft(
-                    kind="retraction",
-                    categories=d.PROJECT,
-                    slot_key=None,
-                    value=None,
-                    update=d.A,
-                    confidence=d.COMMITTED,
-                    span=(m.start(), m.end()),
-                    priority=1,
-                    target=target,
-                    negatable=True,
-                )
+    found = [(i, m) for i, pattern in enumerate(_MARKERS) for m in pattern.finditer(clause.text)]
+    found += [(-1, m) for m in _FORGET_IT.finditer(clause.text)]
+    for index, m in found:
+        groups = m.groupdict()
+        target = (groups.get("t") or groups.get("t2") or groups.get("t3") or "").strip()
+        if is_pronoun(target):
+            topic = _topic_before(clause, m.start())
+            if topic is None and index < 0:
+                continue  # "forget it" without a topic: a dismissal
+            target = topic or target
+        if _OTHERS.match(target):
+            continue  # "don't give up on your dreams": not the user's plan
+        if index in _GUARDED and not (groups.get("named") or _plan_like(target)):
+            continue
+        if _pastime(target):
+            continue  # "gave up on Japanese", "gave up on chess": the leisure families
+        if index in _SPEAKER_MARKERS and not subject_is_user(clause.text, m.start()):
+            continue
+        if tentative(clause.sentence_text or clause.text, *_in_sentence(clause, m),
+                     within=index in _VERDICTS):  # fmt: skip
+            continue  # "if we cancel the trip …", "should I scrap it?": nothing withdrawn
+        out.append(
+            Draft(
+                kind="retraction",
+                categories=d.PROJECT,
+                slot_key=None,
+                value=None,
+                update=d.A,
+                confidence=d.COMMITTED,
+                span=(m.start(), m.end()),
+                priority=1,
+                target=target,
+                negatable=True,
             )
+        )
     return out
 
 

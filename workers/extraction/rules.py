@@ -184,7 +184,9 @@ def _scan(text: str) -> tuple[list[str], list[_Found]]:
     per_sentence: list[tuple[str, list[tuple[Draft, Clause]], float]] = []
     soft_before: int | None = None
     clause_index = 0
+    topic: str | None = None  # "About the cabin. Scrap it.": the pronoun is the cabin
     for index, sentence in enumerate(sentences(text)):
+        framed, topic = topic, retraction.fragment_topic(sentence)
         if is_instruction(sentence):
             quarantined.append(sentence)
             continue
@@ -198,7 +200,9 @@ def _scan(text: str) -> tuple[list[str], list[_Found]]:
         drafts: list[tuple[Draft, Clause]] = []
         for clause in clauses(sentence, index, clause_index):
             clause_index += 1
-            drafts.extend((dr, clause) for dr in _clause_drafts(clause))
+            drafts.extend(
+                (retraction.with_topic(dr, framed), clause) for dr in _clause_drafts(clause)
+            )
         per_sentence.append((sentence, drafts, emotional_loading(sentence)))
     emotions = spread_emotion([(bool(dr), e) for _, dr, e in per_sentence])
     found: list[_Found] = []
