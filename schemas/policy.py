@@ -187,6 +187,8 @@ class PressedValuesPolicy(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     enabled: bool = False
+    #: Only a newer value that is itself among the first candidates (or its raw turn is).
+    co_retrieved: bool = False
 
 
 class PassedMentionsPolicy(BaseModel):

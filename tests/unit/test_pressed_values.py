@@ -11,6 +11,7 @@ after the question or forgotten, and the same whatever order the edges were deli
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -69,12 +70,14 @@ OLD_RAW = FactRecord(
 )  # fmt: skip
 
 
-def _demoted(window: list[FactRecord], found: list[FactRecord], *, told: list[FactRecord] = (),
-             intent: Intent = Intent.CURRENT, as_of: datetime = NOW) -> set[str]:  # fmt: skip
+def _demoted(window: Sequence[FactRecord], found: Sequence[FactRecord], *,
+             told: Sequence[FactRecord] = (),
+             intent: Intent = Intent.CURRENT, as_of: datetime = NOW,
+             co_retrieved: bool = False) -> set[str]:  # fmt: skip
     return set(
         pressed_values.demotions(
             intent, window, {r.edge_id: r for r in told}, {r.edge_id: r for r in found},
-            as_of, FIRM,
+            as_of, FIRM, co_retrieved,
         )
     )  # fmt: skip
 
@@ -103,8 +106,7 @@ def test_its_raw_turn_follows_when_every_fact_of_it_yields() -> None:
         _fact("new", "home care", LATER, confidence=0.7),  # implied, not stated
         _fact("new", "ward nurse", LATER),  # the same value
         _fact("new", "home care", LATER, slot="user.hobby"),  # another slot
-        _fact("new", "home care", LATER, state=LifecycleState.RETRACTED,
-              retracted_at=NOW - timedelta(days=1)),  # fmt: skip
+        _fact("new", "home care", LATER, state=LifecycleState.RETRACTED, retracted_at=NOW),
     ],
     ids=["soft", "implied", "same-value", "other-slot", "retracted"],
 )
@@ -117,6 +119,19 @@ def test_time_decides_what_is_newer() -> None:
     assert _demoted([restated, NEW], [NEW]) == set()  # said again after the change
     assert _demoted([OLD, NEW], [NEW], as_of=LATER - timedelta(days=1)) == set()  # not yet told
     assert _demoted([OLD, NEW], []) == set()  # the newer one was forgotten
+
+
+def test_with_co_retrieved_the_newer_value_must_be_a_candidate_too() -> None:
+    assert _demoted([OLD, NEW], [NEW], co_retrieved=True) == {"old"}
+    assert _demoted([OLD], [NEW], co_retrieved=True) == set()  # an aside, not retrieved
+    assert _demoted([OLD], [NEW]) == {"old"}
+    new_raw = FactRecord(
+        edge=EdgeEvent(edge_id="new#raw", user_id="u1", text="I run a home-care business",
+                       categories=Category.OTHER, ingest_time=LATER, episodic=True,
+                       episodic_of=("new",)),
+        lifecycle=Lifecycle(),
+    )  # fmt: skip
+    assert _demoted([OLD, new_raw], [NEW], co_retrieved=True) == {"old"}  # its turn stands
 
 
 @pytest.mark.parametrize("intent", [Intent.PAST, Intent.HISTORICAL, Intent.UPCOMING])

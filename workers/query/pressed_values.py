@@ -25,6 +25,11 @@ semantics and the soft pressures the lifecycle recorded:
   have superseded in a replace-semantics slot; an implied or planned value (0.7, 0.6) does
   not), with a value that is not the candidate's, not retracted as of the question, and told
   after the candidate was last mentioned (a value said again after the change is current);
+* with `co_retrieved` (the policy's choice), the newer value is itself among the first
+  candidates, or its raw turn is: a competitor for this question. A slot key the offline
+  extractor got wrong ("allergic since I was a kid" read as a profession, "a kid") presses
+  the real value too; such an aside is not retrieved for the question and moves nothing
+  (measured: the generator's train text track lost a Hit@1 to it without the gate);
 
 such a candidate ranks from `demote_to` on inside the window (`latest_value.reorder`), with
 its reason in `why`, and so does a raw turn all of whose facts do. The lifecycle is untouched:
@@ -116,6 +121,7 @@ def demotions(
     found: Mapping[str, FactRecord],
     as_of: datetime,
     min_confidence: float,
+    co_retrieved: bool = False,
 ) -> dict[str, Pressed]:
     """Edge id → why it is demoted, for the candidates `window` (the first of the ranking).
 
@@ -126,6 +132,11 @@ def demotions(
     stands for the facts drawn from it)."""
     if intent is not Intent.CURRENT:
         return {}
+    if co_retrieved:
+        # The newer value must be among the first candidates itself (a fact, or the raw
+        # turn it was told in): a competitor for this question, not a mis-keyed aside.
+        shown = {i for r in window for i in (r.edge_id, *r.edge.episodic_of)}
+        found = {k: v for k, v in found.items() if k in shown}
     facts = {**told, **{r.edge_id: r for r in window}}
     pressed = {
         edge_id: why

@@ -93,7 +93,10 @@ class WindowRules:
             return {}
         found = {r.edge_id: r for r in self._vectors.get(user, wanted)}
         threshold = self._policy.supersession.replace_threshold
-        return pressed_values.demotions(intent, window, told, found, as_of, threshold)
+        rule = self._policy.pressed_values
+        return pressed_values.demotions(
+            intent, window, told, found, as_of, threshold, rule.co_retrieved
+        )
 
     def _passed(
         self, intent: Intent, merged: list[MergedCandidate], ranked: list[int], as_of: datetime
