@@ -177,8 +177,9 @@ def register(
         default="cases",
         help="cases (the development set), heldout (the same facts in other words), heldout2 "
         "(a third telling, unsealed after stop 19), heldout3 (a fourth, sealed telling), heldout4 "
-        "(a fifth, sealed telling), heldout5 (a sixth, sealed telling) or a directory of case "
-        "files",
+        "(a fifth telling, a validation set since round 10), heldout5 (a sixth telling, a "
+        "validation set since round 11), heldout6 (a seventh, sealed telling) or a directory of "
+        "case files",
     )
     b.add_argument("--extractor", choices=("rules", "llm"), default="rules")
     b.add_argument("--json", action="store_true")

@@ -9,6 +9,8 @@ or of `heldout4/` (a fifth telling written the same way by another outsider, sea
 of issue 11 and a validation set since)
 or of `heldout5/` (a sixth telling written the same way by a third outsider, sealed through round 10
 and a validation set since)
+or of `heldout6/` (a seventh, sealed telling written the same way by a fourth outsider: the honest
+measurement from round 11 on)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
 top 10, stale in the top 5).
@@ -31,7 +33,9 @@ from bench.paper_turns.runner import Report, run
 #: 56357ab); its failure classes have guided tuning since, so it is a development set now.
 SETS = {name: CASES_DIR.with_name(name) for name in ("cases", "heldout", "heldout2")}
 #: Sealed sets: `paper-turns --cases NAME` measures them, no tuning tool ever does.
-SEALED = {name: CASES_DIR.with_name(name) for name in ("heldout3", "heldout4", "heldout5")}
+SEALED = {
+    name: CASES_DIR.with_name(name) for name in ("heldout3", "heldout4", "heldout5", "heldout6")
+}
 
 
 def measure(directory: Path, embedder: str, extractor_kind: str) -> tuple[dict[str, Any], Report]:

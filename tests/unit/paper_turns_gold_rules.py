@@ -1,9 +1,10 @@
-"""The rule checks a sealed telling's gold-metadata facts share (heldout4, heldout5): the facts
-say what the labels say by the paper's rules. Each set's test module calls them on its own
-directory; none of them runs the product."""
+"""The rule checks a sealed telling's gold-metadata facts share (heldout4, heldout5, heldout6):
+the facts say what the labels say by the paper's rules. Each set's test module calls them on its
+own directory; none of them runs the product."""
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterator
 from datetime import datetime
 from functools import cache
@@ -95,3 +96,64 @@ def check_numbers_are_numeric_and_remarks_keep_them(directory: Path, remarks: in
         ]
         assert len(older) == 1 and older[0]["numeric"], remark["edge_id"]
         assert time(older[0], "ingest_time") < time(remark, "ingest_time")
+
+
+@cache
+def toml_questions(directory: Path, prefix: str) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """(gold user id, question) of every case file, with its `neutral` labels (gold has none)."""
+    out = []
+    for path in sorted(directory.glob("*.toml")):
+        doc = tomllib.loads(path.read_text("utf-8"))
+        out.extend((f"{prefix}{doc['user']}", q) for q in doc["question"])
+    return tuple(out)
+
+
+def per_av(directory: Path) -> dict[str, int]:
+    """Cases per attack vector (a case is counted once, however many phrasings it has)."""
+    cases = {(q.case, q.av) for persona in load(directory) for q in persona.questions}
+    return {av: sum(1 for _, a in cases if a == av) for av in {a for _, a in cases}}
+
+
+def check_events_expired_before_and_upcoming_after(directory: Path) -> None:
+    facts, _ = suite(directory)
+    for q in questions(directory, "AV2"):
+        for s in q.stale:
+            assert time(facts[s], "event_time") < q.as_of, (q.qid, s)
+        for g in q.gold:
+            # An upcoming question serves what is still ahead (A.13); a past intent, asked
+            # without stale labels, serves what has passed (A.7.4).
+            ahead = time(facts[g], "event_time") > q.as_of
+            assert ahead == bool(q.stale), (q.qid, g)
+
+
+def check_soft_facts_are_only_neutral(directory: Path, prefix: str, soft_ids: set[str]) -> None:
+    """Appendix F: a consideration is never the answer nor a stale value, only allowed."""
+    asked = toml_questions(directory, prefix)
+    for user, q in asked:
+        for field in ("gold", "stale"):
+            assert not {f"{user}/{x}" for x in q.get(field, ())} & soft_ids, (q["case"], field)
+    neutral = {f"{user}/{x}" for user, q in asked for x in q.get("neutral", ())}
+    assert soft_ids <= neutral
+
+
+def check_aggregated_facts_are_their_own_slots(directory: Path) -> None:
+    facts, _ = suite(directory)
+    for q in questions(directory, "AV5"):
+        assert q.mode == "all" and len(q.gold) == 3, q.qid
+        assert len({facts[g]["slot_key"] for g in q.gold}) == 3, q.qid
+
+
+def other_slot_neutrals(directory: Path, prefix: str) -> set[str]:
+    """The neutral labels that are neither soft nor a retraction, each checked to be an A.7.2
+    different slot beside an AV1 preference (an order for others supersedes nothing)."""
+    facts, _ = suite(directory)
+    found = set()
+    for user, q in toml_questions(directory, prefix):
+        gold_slots = {facts[f"{user}/{g}"]["slot_key"] for g in q.get("gold", ())}
+        for n in q.get("neutral", ()):
+            fact = facts[f"{user}/{n}"]
+            if fact.get("update") == "soft" or fact.get("retracts"):
+                continue
+            assert q["av"] == "AV1" and fact["slot_key"] not in gold_slots, (q["case"], n)
+            found.add(f"{user}/{n}")
+    return found

@@ -12,32 +12,15 @@ product: they check the set, not what the product makes of it."""
 
 from __future__ import annotations
 
-import tomllib
-from functools import cache
-from typing import Any
-
 from bench.paper_turns import SEALED
-from bench.paper_turns.cases import load
 from tests.unit import paper_turns_gold_rules as rules
 
 HELDOUT5 = SEALED["heldout5"]
 
 
-@cache
-def _toml_questions() -> tuple[tuple[str, dict[str, Any]], ...]:
-    """(user, question) of every case file, with its `neutral` labels (the gold has none)."""
-    out = []
-    for path in sorted(HELDOUT5.glob("*.toml")):
-        doc = tomllib.loads(path.read_text("utf-8"))
-        out.extend((f"h5-{doc['user']}", q) for q in doc["question"])
-    return tuple(out)
-
-
 def test_the_set_has_the_papers_proportions_of_attack_vectors() -> None:
     # Table 12 scaled to 59 cases: 75/75/94/44/40/45/40/63/40 of 516.
-    cases = {(q.case, q.av) for persona in load(HELDOUT5) for q in persona.questions}
-    per_av = {av: sum(1 for _, a in cases if a == av) for av in {a for _, a in cases}}
-    assert per_av == {
+    assert rules.per_av(HELDOUT5) == {
         "AV1": 8, "AV2": 9, "AV3": 10, "AV4": 5, "AV5": 5, "AV6": 5, "AV7": 5, "AV8": 7, "AV9": 5,
     }  # fmt: skip
 
@@ -47,15 +30,7 @@ def test_a_stale_value_is_an_older_value_of_a_gold_facts_slot() -> None:
 
 
 def test_an_expired_label_has_its_event_before_the_question_and_an_upcoming_one_after() -> None:
-    facts, _ = rules.suite(HELDOUT5)
-    for q in rules.questions(HELDOUT5, "AV2"):
-        for s in q.stale:
-            assert rules.time(facts[s], "event_time") < q.as_of, (q.qid, s)
-        for g in q.gold:
-            # An upcoming question serves what is still ahead (A.13); a past intent, asked
-            # without stale labels, serves what has passed (A.7.4).
-            ahead = rules.time(facts[g], "event_time") > q.as_of
-            assert ahead == bool(q.stale), (q.qid, g)
+    rules.check_events_expired_before_and_upcoming_after(HELDOUT5)
 
 
 def test_an_acute_illness_expires_and_a_chronic_one_persists() -> None:
@@ -78,12 +53,7 @@ def test_a_retracted_plan_is_named_by_a_later_retraction_and_has_no_date() -> No
 
 def test_a_thinking_about_is_soft_weak_beside_a_firm_value_and_only_neutral() -> None:
     soft = rules.check_soft_facts_are_weak_beside_a_firm_value(HELDOUT5, count=5)
-    soft_ids = set(soft)
-    for user, q in _toml_questions():
-        for field in ("gold", "stale"):
-            assert not {f"{user}/{x}" for x in q.get(field, ())} & soft_ids, (q["case"], field)
-    neutral = {f"{user}/{x}" for user, q in _toml_questions() for x in q.get("neutral", ())}
-    assert soft_ids <= neutral
+    rules.check_soft_facts_are_only_neutral(HELDOUT5, "h5-", set(soft))
 
 
 def test_a_number_asked_for_is_numeric_and_its_newer_remarks_keep_it() -> None:
@@ -91,33 +61,23 @@ def test_a_number_asked_for_is_numeric_and_its_newer_remarks_keep_it() -> None:
 
 
 def test_aggregated_facts_are_each_their_own_slot() -> None:
-    facts, _ = rules.suite(HELDOUT5)
-    for q in rules.questions(HELDOUT5, "AV5"):
-        assert q.mode == "all" and len(q.gold) == 3, q.qid
-        assert len({facts[g]["slot_key"] for g in q.gold}) == 3, q.qid
+    rules.check_aggregated_facts_are_their_own_slots(HELDOUT5)
 
 
 def test_a_neutral_label_beside_a_preference_is_another_slot_or_the_same_move() -> None:
     # A.7.2: a client's catering order is another slot and supersedes nothing; every other
     # neutral label is a soft consideration or the retraction of an AV7 plan.
-    facts, _ = rules.suite(HELDOUT5)
-    for user, q in _toml_questions():
-        gold_slots = {facts[f"{user}/{g}"]["slot_key"] for g in q.get("gold", ())}
-        for n in q.get("neutral", ()):
-            fact = facts[f"{user}/{n}"]
-            if fact.get("update") == "soft" or fact.get("retracts"):
-                continue
-            assert q["av"] == "AV1" and fact["slot_key"] not in gold_slots, (q["case"], n)
+    rules.other_slot_neutrals(HELDOUT5, "h5-")
 
 
 def test_a_stale_turn_is_asked_about_only_as_the_fact_it_is() -> None:
     # A stale turn holds no second fact a question asks about: it is gold nowhere, except a
     # passed appointment asked by a past intent (A.7.4), which is the same fact.
     gold_in = {}
-    for user, q in _toml_questions():
+    for user, q in rules.toml_questions(HELDOUT5, "h5-"):
         for g in q.get("gold", ()):
             gold_in.setdefault(f"{user}/{g}", []).append(q)
-    for user, q in _toml_questions():
+    for user, q in rules.toml_questions(HELDOUT5, "h5-"):
         for s in q.get("stale", ()):
             for other in gold_in.get(f"{user}/{s}", []):
                 assert other["av"] == "AV2" and not other.get("stale"), (q["case"], s)

@@ -1,0 +1,101 @@
+"""The seventh telling of the paper turns (bench/paper_turns/heldout6, SEALED): its gold-metadata
+telling says what its labels say, by the paper's rules — a stale fact of a changed value shares
+its slot with a newer gold fact (Table 1, §3.3), an expired one has its event before the
+question and an upcoming one after it (Table 29, A.13), an acute illness ends a week after it is
+told while a chronic one has no end (Table 1 row 4), a retracted plan is named by a later
+retraction that carries no slot and has no date of its own (A.9), a "thinking about" is soft,
+weak, beside a firm value and only ever neutral (Appendix F), a number asked for is numeric and
+newer number-less remarks keep it (A.7.1), and an order for others is another slot (A.7.2). The
+checks it shares with the other sealed tellings are parametrized in
+test_paper_turns_heldout3.py and test_paper_turns_written_sets.py, the rule checks it shares with
+heldout4 and heldout5 are in paper_turns_gold_rules.py. None of these runs the product: they
+check the set, not what the product makes of it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bench.paper_turns import SEALED
+from bench.paper_turns.cases import load
+from tests.unit import paper_turns_gold_rules as rules
+
+HELDOUT6 = SEALED["heldout6"]
+PREFIX = "h6-"
+
+
+def test_the_set_has_the_papers_proportions_of_attack_vectors_and_modes() -> None:
+    # Table 12 scaled to 59 cases: 75/75/94/44/40/45/40/63/40 of 516.
+    assert rules.per_av(HELDOUT6) == {
+        "AV1": 8, "AV2": 9, "AV3": 10, "AV4": 5, "AV5": 5, "AV6": 5, "AV7": 5, "AV8": 7, "AV9": 5,
+    }  # fmt: skip
+    modes = [q.mode for persona in load(HELDOUT6) for q in persona.questions]
+    # The AV5 aggregations ask for all; three expired events and three retracted plans pass by
+    # absence (C.5); every case is asked twice.
+    assert (len(modes), modes.count("all"), modes.count("absent")) == (118, 10, 12)
+
+
+def test_a_stale_value_is_an_older_value_of_a_gold_facts_slot() -> None:
+    rules.check_stale_values_are_older_values_of_a_gold_slot(HELDOUT6)
+
+
+def test_an_expired_label_has_its_event_before_the_question_and_an_upcoming_one_after() -> None:
+    rules.check_events_expired_before_and_upcoming_after(HELDOUT6)
+
+
+def test_an_acute_illness_ends_a_week_after_it_is_told_and_a_chronic_one_persists() -> None:
+    facts, _ = rules.suite(HELDOUT6)
+    acute: set[str] = set()
+    for q in rules.questions(HELDOUT6, "AV3"):
+        for s in q.stale:  # Table 1 row 4: the flu resolves, the diabetes persists
+            told = rules.time(facts[s], "ingest_time")
+            ends = rules.time(facts[s], "event_time")
+            assert ends - told == timedelta(days=7) and ends < q.as_of, (q.qid, s)
+            assert facts[s]["category"] == "HEALTH_WELLBEING", (q.qid, s)
+            acute.add(s)
+            for g in q.gold:
+                assert "event_time" not in facts[g], (q.qid, g)
+                assert facts[g]["category"] == "HEALTH_WELLBEING", (q.qid, g)
+    assert len(acute) == 2
+
+
+def test_a_retracted_plan_is_named_by_a_later_retraction_and_has_no_date() -> None:
+    facts, _ = rules.suite(HELDOUT6)
+    plans = list(rules.retracted_plans(HELDOUT6))
+    # One plan per AV7 question (each asked in two phrasings).
+    assert len({(qid, plan["edge_id"]) for qid, plan in plans}) == 5
+    for qid, plan in plans:
+        # No date of its own: the question cannot pass by expiry instead of retraction.
+        assert "event_time" not in plan, qid
+    for fact in facts.values():
+        if fact.get("retracts"):  # A retraction states no value of its own.
+            assert fact["slot_key"] is None, fact["edge_id"]
+
+
+def test_a_thinking_about_is_soft_weak_beside_a_firm_value_and_only_neutral() -> None:
+    soft = rules.check_soft_facts_are_weak_beside_a_firm_value(HELDOUT6, count=5)
+    # Appendix F: "thinking about" is a low-confidence supersession.
+    assert {f["confidence"] for f in soft.values()} == {0.4}
+    rules.check_soft_facts_are_only_neutral(HELDOUT6, PREFIX, set(soft))
+
+
+def test_a_number_asked_for_is_numeric_and_its_newer_remarks_keep_it() -> None:
+    rules.check_numbers_are_numeric_and_remarks_keep_them(HELDOUT6, remarks=2)
+
+
+def test_aggregated_facts_are_each_their_own_slot() -> None:
+    rules.check_aggregated_facts_are_their_own_slots(HELDOUT6)
+
+
+def test_a_neutral_label_beside_a_preference_is_another_slot_or_the_same_move() -> None:
+    # A.7.2: an order placed for others is another slot and supersedes nothing; every other
+    # neutral label is a soft consideration or the retraction of an AV7 plan.
+    assert len(rules.other_slot_neutrals(HELDOUT6, PREFIX)) == 1
+
+
+def test_a_stale_turn_is_gold_nowhere() -> None:
+    # A stale turn holds no second fact any question of the set asks about.
+    asked = rules.toml_questions(HELDOUT6, PREFIX)
+    gold = {f"{user}/{g}" for user, q in asked for g in q.get("gold", ())}
+    for user, q in asked:
+        for s in q.get("stale", ()):
+            assert f"{user}/{s}" not in gold, (q["case"], s)
