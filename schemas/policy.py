@@ -151,6 +151,12 @@ class LatestValuePolicy(BaseModel):
     #: may be about two: "the commute from Leith to the infirmary" is residence and work).
     probe_candidate_min: float = Field(default=0.02, ge=0, le=1)
     probe_candidate_margin: float = Field(default=1.0, ge=0)
+    #: The newest statement, the one that stands, must be about the attribute at least this
+    #: much (a keyed fact of it always is): a turn barely near it ("we bought the van in the
+    #: end" for the current city) demotes nothing. `newest_min` on the prototypes' cosines,
+    #: `probe_newest_min` on the probe's probabilities.
+    newest_min: float = Field(default=-1.0, ge=-1, le=1)
+    probe_newest_min: float = Field(default=0.0, ge=0, le=1)
 
     def thresholds(self) -> LatestValuePolicy:
         """The policy with the chosen classifier's thresholds in the fields the rule reads."""
@@ -161,6 +167,7 @@ class LatestValuePolicy(BaseModel):
             "question_margin": self.probe_question_margin,
             "candidate_min": self.probe_candidate_min,
             "candidate_margin": self.probe_candidate_margin,
+            "newest_min": self.probe_newest_min,
         })  # fmt: skip
 
 
