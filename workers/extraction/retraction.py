@@ -216,8 +216,7 @@ def _topic_before(clause: Clause, start: int) -> str | None:
     """The dislocated or framed topic of `clause`'s sentence, said before position `start`
     of the clause."""
     sentence = clause.sentence_text or clause.text
-    offset = sentence.find(clause.text)
-    at = (offset if offset >= 0 else 0) + start
+    at = max(_offset(clause), 0) + start
     for pattern in (_FRAME, _DISLOCATED):
         m = pattern.match(sentence)
         if m is not None and m.end("topic") <= at:
@@ -271,8 +270,13 @@ def find(clause: Clause) -> list[Draft]:
 def _in_sentence(clause: Clause, m: re.Match[str]) -> tuple[int, int]:
     """Where a marker found in `clause` sits in the clause's sentence (the question mark
     that makes it tentative may be past the clause's end)."""
-    offset = clause.sentence_text.find(clause.text) if clause.sentence_text else -1
+    offset = _offset(clause)
     return (m.start(), m.end()) if offset < 0 else (offset + m.start(), offset + m.end())
+
+
+def _offset(clause: Clause) -> int:
+    """Where `clause` starts in its sentence (-1: not found, or no sentence)."""
+    return clause.sentence_text.find(clause.text) if clause.sentence_text else -1
 
 
 def is_pronoun(target: str) -> bool:
