@@ -99,7 +99,7 @@ class Firmness:
     newer value of a Relational slot is an addition (not firm)."""
 
     min_confidence: float
-    relational_additions: bool = True
+    relational_additions: bool = False
 
 
 def mentioned_as_of(record: FactRecord, as_of: datetime) -> datetime:
