@@ -22,6 +22,7 @@ from schemas.policy import Policy, load_policy
 from schemas.records import FactRecord, Lifecycle, SoftPressure
 from tests.unit.minilm_edges import (
     ask,
+    moved_by,
     ranking_properties,
     stored,
     told_turns,
@@ -244,7 +245,7 @@ def _ask(vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder, question: str,
 
 
 def _pressed(answer: list[tuple[str, list[str]]]) -> set[str]:
-    return {e for e, why in answer if any(w.startswith("an earlier value of ") for w in why)}
+    return moved_by(answer, "an earlier value of ")
 
 
 def test_the_query_path_serves_the_newer_value_first_and_says_why(
