@@ -195,7 +195,14 @@ class PressedValuesPolicy(BaseModel):
 
     enabled: bool = False
     #: Only a newer value that is itself among the first candidates (or its raw turn is).
-    co_retrieved: bool = False
+    co_retrieved: bool = True
+    #: A question naming the earlier value's own words keeps it unless the newer value is
+    #: among the first `demote_to` ("is Tom still my flatmate?" always shows one of them).
+    named_keeps: bool = True
+    #: An accumulate newer value of a Relational slot adds a bond (Table 1), not firm. Off:
+    #: measured, it cost the gold tellings three stale answers (a flatmate, a manager, a
+    #: sous-chef changed, told at the gold default, accumulate).
+    relational_additions: bool = False
 
 
 class PassedMentionsPolicy(BaseModel):

@@ -126,3 +126,9 @@ def ranking_properties(
 def with_rule(policy: Policy, name: str, **fields: Any) -> Policy:
     """`policy` with its rule `name` (a window rule's policy block) changed by `fields`."""
     return policy.model_copy(update={name: getattr(policy, name).model_copy(update=fields)})
+
+
+def moved_by(answer: Sequence[tuple[str, Sequence[str]]], reason: str) -> set[str]:
+    """The edge ids of an `ask` answer whose `why` holds a reason starting with `reason`
+    (which window rule moved them)."""
+    return {e for e, why in answer if any(w.startswith(reason) for w in why)}

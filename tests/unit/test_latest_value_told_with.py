@@ -21,6 +21,7 @@ from schemas.events import EdgeEvent
 from schemas.policy import Policy, load_policy
 from tests.unit.minilm_edges import (
     ask,
+    moved_by,
     ranking_properties,
     stored,
     told_turns,
@@ -68,7 +69,7 @@ def _ask(vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder, question: str,
 
 
 def _older(answer: list[tuple[str, list[str]]]) -> set[str]:
-    return {e for e, why in answer if any(w.startswith("an older statement of diet") for w in why)}
+    return moved_by(answer, "an older statement of diet")
 
 
 def test_what_was_drawn_from_the_older_statement_follows_it_down(

@@ -21,6 +21,7 @@ from schemas.policy import Policy, load_policy
 from schemas.records import FactRecord, Lifecycle
 from tests.unit.minilm_edges import (
     ask,
+    moved_by,
     ranking_properties,
     stored,
     told_turns,
@@ -126,7 +127,7 @@ def _ask(vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder, question: str,
 
 
 def _told_with(answer: list[tuple[str, list[str]]]) -> set[str]:
-    return {e for e, why in answer if any(w.startswith("told with ") for w in why)}
+    return moved_by(answer, "told with ")
 
 
 def test_the_query_path_serves_the_replacement_first_and_says_why(
