@@ -18,21 +18,20 @@ import pytest
 
 from schemas.categories import Category, Intent, LifecycleState, UpdateSemantics
 from schemas.events import EdgeEvent
-from schemas.policy import Policy, load_policy
+from schemas.policy import load_policy
 from schemas.records import FactRecord, Lifecycle, SoftPressure
 from tests.unit.minilm_edges import (
-    ask,
+    asker,
+    embedded_stream,
     moved_by,
     ranking_properties,
     stored,
     told_turns,
-    with_embeddings,
     with_rule,
 )
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.lifecycle.rules import resolve_slot
 from workers.query import pressed_values
-from workers.stores.memory_vectors import InMemoryVectorIndex
 from workers.text.bm25 import tokenize
 
 NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
@@ -233,15 +232,8 @@ STREAM = told_turns([
 QUESTION = "who are my patients?"
 
 
-@pytest.fixture(scope="module")
-def embedded(embedder: MiniLMEmbedder) -> dict[str, EdgeEvent]:
-    """Edge id → the edge of `STREAM` with its MiniLM embedding."""
-    return with_embeddings(embedder, STREAM)
-
-
-def _ask(vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder, question: str,
-         policy: Policy = ON) -> list[tuple[str, list[str]]]:  # fmt: skip
-    return ask(vectors, embedder, question, policy, NOW)
+embedded = embedded_stream(STREAM)
+_ask = asker(ON, NOW)
 
 
 def _pressed(answer: list[tuple[str, list[str]]]) -> set[str]:
