@@ -39,6 +39,7 @@ from workers.extraction import (
     patterns_leisure,
     patterns_money,
     patterns_passing,
+    patterns_pets,
     patterns_plans,
     patterns_prefs,
     patterns_rates,
@@ -91,6 +92,7 @@ FAMILIES: tuple[Callable[[Clause], list[Draft]], ...] = (
     patterns_routines.find,
     patterns_rates.find,
     patterns_social.find,
+    patterns_pets.find,  # was the tail of patterns_social.find: keep it right after
     patterns_identity.find,
     patterns_home.find,
     patterns_work.find,
