@@ -205,6 +205,26 @@ class PressedValuesPolicy(BaseModel):
     relational_additions: bool = False
 
 
+class NewerStatementsPolicy(BaseModel):
+    """Query-time rule: for a current-state question that says so (`explicit_now`), a
+    candidate among the first `latest_value.demote_to` with a raw turn told at least
+    `min_gap_hours` later among the first `latest_value.window`, about the same thing (stored
+    vectors' cosine >= `min_cosine`) and matching the question as well (σ within
+    `sigma_margin`), ranks from `demote_to` on (workers/query/newer_statements.py). Ours,
+    after A.7.3 (q_cur: the newer statement leads), §3.5 and Appendix F; measurements in
+    `Policy.notes["newer_statements"]`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = False
+    #: Only questions whose words place them in the present ("now", "currently", "still" …).
+    explicit_now: bool = True
+    min_cosine: float = Field(default=0.3, ge=-1.0, le=1.0)
+    sigma_margin: float = Field(default=0.0, ge=0.0, le=1.0)
+    #: A later session, not the next line of the same conversation (Appendix G).
+    min_gap_hours: float = Field(default=24.0, ge=0.0)
+
+
 class PassedMentionsPolicy(BaseModel):
     """Query-time rule: for an upcoming question, an undated candidate among the first
     `latest_value.window` whose words name a date more than the expiry buffer before as_of
@@ -332,6 +352,9 @@ class Policy(BaseModel):
     #: An earlier value softly pressed by a firm newer one yields to it for current
     #: questions (workers/query/pressed_values.py), on latest_value's window. Ours (App. F).
     pressed_values: PressedValuesPolicy = PressedValuesPolicy()
+    #: A newer on-topic raw turn leads a question about the present, where no slot key ties
+    #: the two (workers/query/newer_statements.py), on latest_value's window. Ours (A.7.3).
+    newer_statements: NewerStatementsPolicy = NewerStatementsPolicy()
     compaction: CompactionPolicy = CompactionPolicy()
     #: Where a setting departs from the paper or the paper is silent: why, and the
     #: measurement behind it (setting name → text). Documentation only.

@@ -6,7 +6,7 @@ asserting the plan remain active"; FR-Bank recovers it downstream, "where the ge
 reconciles the co-retrieved plan and its cancellation". "I run polar bear tours, we charge
 $2,400 a head" yields the tours (superseded when the tours stop) and the price (no later
 statement names it: active), and the raw turn stays active while one of its facts does
-(`workers/lifecycle/service.py:inherited`, Appendix AA). Without a generator, this is the
+(`workers/lifecycle/episodes.py:inherited`, Appendix AA). Without a generator, this is the
 deterministic stand-in, and it depends on no phrasing — only on the edges told in one turn,
 their lifecycle states and the ranking:
 

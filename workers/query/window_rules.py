@@ -1,13 +1,15 @@
 """The bounded query-time moves inside the ranking's window (issue 11).
 
-Four rules, each reading no wording, may move a candidate among the first `window` down to
-rank `demote_to` or later, never out of the window (`latest_value.reorder`), with its reason
-in `why`: an older statement of the single-valued attribute a current question asks about
-(`latest_value.py`), a statement told with a fact since replaced by one ranked above it
+Five rules, each reading no wording of the statements, may move a candidate among the first
+`window` down to rank `demote_to` or later, never out of the window (`latest_value.reorder`),
+with its reason in `why`: an older statement of the single-valued attribute a current question
+asks about (`latest_value.py`), a statement told with a fact since replaced by one ranked above it
 (`outdated_siblings.py`), an undated candidate of an upcoming question whose words name a
 passed date (`passed_mentions.py`), an earlier value of a slot given a firm newer one below
-the supersession threshold (`pressed_values.py`). This module wires them to the query path: which
-classifier the first reads, which records the second must look up, and one map of reasons.
+the supersession threshold (`pressed_values.py`), an earlier statement a newer raw turn about
+the same thing leads, for a question about the present (`newer_statements.py`). This module
+wires them to the query path: which classifier the first reads, which records the second must
+look up, and one map of reasons.
 """
 
 from __future__ import annotations
@@ -22,13 +24,19 @@ from schemas.records import FactRecord
 from workers.extraction.attribute_probe import AttributeClassifier, default_probe
 from workers.extraction.prototypes import PrototypeClassifier, default_table, is_semantic
 from workers.ports import Embedder, VectorIndex
-from workers.query import latest_value, outdated_siblings, passed_mentions, pressed_values
+from workers.query import (
+    latest_value,
+    newer_statements,
+    outdated_siblings,
+    passed_mentions,
+    pressed_values,
+)
 from workers.query.candidates import MergedCandidate
 from workers.text.bm25 import tokenize
 
 
 class WindowRules:
-    """The four rules over one store, embedder and policy."""
+    """The five rules over one store, embedder and policy."""
 
     def __init__(self, vectors: VectorIndex, embedder: Embedder, policy: Policy) -> None:
         self._vectors = vectors
@@ -125,6 +133,19 @@ class WindowRules:
         window = [merged[i].record for i in ranked[: self._policy.latest_value.window]]
         return passed_mentions.passed(intent, window, as_of, self._policy.expiry_buffer_hours)
 
+    def _newer(
+        self, intent: Intent, merged: list[MergedCandidate], ranked: list[int], as_of: datetime,
+        question: str,
+    ) -> dict[str, newer_statements.Newer]:  # fmt: skip
+        """The first candidates a later raw turn about the same thing leads, for a question
+        about the present (`workers/query/newer_statements.py`)."""
+        rule = self._policy.newer_statements
+        if not rule.enabled:
+            return {}
+        shape = self._policy.latest_value
+        window = [merged[i] for i in ranked[: shape.window]]
+        return newer_statements.demotions(intent, question, window, as_of, rule, shape.demote_to)
+
     def moved_down(
         self,
         user: str,
@@ -137,7 +158,8 @@ class WindowRules:
     ) -> dict[str, list[str]]:
         """Edge id → why it moves down inside the window (`latest_value.reorder`): the older
         statements, the statements told with a replaced fact, the passed mentions, the pressed
-        values. The two rules that look up facts share one map of the records read."""
+        values, the statements a newer on-topic turn leads. The two rules that look up facts
+        share one map of the records read."""
         out: dict[str, list[str]] = {}
         read: dict[str, FactRecord] = {}
         for edge_id, demotion in self._latest_value(intent, qv, merged, ranked).items():
@@ -152,6 +174,8 @@ class WindowRules:
             user, intent, merged, ranked, as_of, question, read
         ).items():
             out.setdefault(edge_id, []).append(pressed_values.explain(pressed))
+        for edge_id, newer in self._newer(intent, merged, ranked, as_of, question).items():
+            out.setdefault(edge_id, []).append(newer_statements.explain(newer))
         return out
 
 

@@ -1,0 +1,200 @@
+"""Witnesses of the query-time rule for an earlier statement a newer on-topic raw turn leads,
+for a question about the present (workers/query/newer_statements.py; A.7.3 q_cur, §3.5,
+Appendix F).
+
+The statements are written here for the test; none comes from a paper-turns set. A taste
+replaced with both tellings fact-less (the offline extractor keys neither): nothing ties the
+two turns but what they are about. For "what … now?" the earlier turn leaves the top 5 — not
+for a question without a present-time word, not for a past question, not for a later turn
+told in the same session, about something else, matching the question worse, told after
+as_of, or the candidate's own; and the same whatever order the edges were delivered in.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from schemas.categories import Category, Intent
+from schemas.events import EdgeEvent
+from schemas.policy import NewerStatementsPolicy, load_policy
+from schemas.records import FactRecord, Lifecycle
+from tests.unit.minilm_edges import (
+    asker,
+    embedded_stream,
+    moved_by,
+    ranking_properties,
+    stored,
+    told_turns,
+    with_rule,
+)
+from workers.embedding.minilm import MiniLMEmbedder
+from workers.query import newer_statements
+from workers.query.candidates import MergedCandidate
+
+NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
+THEN = NOW - timedelta(days=200)
+LATER = NOW - timedelta(days=20)
+POLICY = load_policy()
+ON = with_rule(POLICY, "newer_statements", enabled=True)
+OFF = with_rule(POLICY, "newer_statements", enabled=False)
+RULE = ON.newer_statements
+DEMOTE_TO = POLICY.latest_value.demote_to
+ASKED = "what am I into now?"
+
+
+def _unit(*xs: float) -> np.ndarray:
+    v = np.asarray([*xs, 0.0, 0.0, 0.0][:4], dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+#: Two statements about one thing (cosine 0.8) and one about another (cosine 0 with both).
+ABOUT = _unit(1.0, 0.0)
+ABOUT_TOO = _unit(0.8, 0.6)
+ELSE = _unit(0.0, 0.0, 1.0)
+
+
+def _candidate(edge_id: str, at: datetime, vector: np.ndarray, sigma: float = 0.6, *,
+               raw: bool = True, drawn: tuple[str, ...] = (), turn: str | None = None,
+               last_mentioned: datetime | None = None) -> MergedCandidate:  # fmt: skip
+    edge = EdgeEvent(
+        edge_id=edge_id, user_id="u1", text=f"statement {edge_id}", categories=Category.OTHER,
+        ingest_time=at, episodic=raw, episodic_of=drawn,
+        slot_key=None if raw else f"user.{edge_id}", source_turns=(turn or edge_id,),
+    )  # fmt: skip
+    life = Lifecycle(last_mentioned_at=last_mentioned or at)
+    return MergedCandidate(FactRecord(edge=edge, lifecycle=life), sigma, ("dense",), vector)
+
+
+OLD = _candidate("old", THEN, ABOUT)
+NEW = _candidate("new", LATER, ABOUT_TOO)
+
+
+def _demoted(*window: MergedCandidate, question: str = ASKED, intent: Intent = Intent.CURRENT,
+             as_of: datetime = NOW, rule: NewerStatementsPolicy = RULE,
+             shown: int = DEMOTE_TO) -> set[str]:  # fmt: skip
+    return set(newer_statements.demotions(intent, question, window, as_of, rule, shown))
+
+
+def test_an_earlier_statement_yields_to_a_newer_turn_about_it_and_says_why() -> None:
+    found = newer_statements.demotions(Intent.CURRENT, ASKED, [OLD, NEW], NOW, RULE, DEMOTE_TO)
+    assert found == {"old": newer_statements.Newer("new", 0.8)}
+    why = newer_statements.explain(found["old"])
+    assert "leads current questions" in why and "may be outdated" in why
+    # The newer turn keeps its place; a keyed fact is pressed the same way.
+    keyed = _candidate("job", THEN, ABOUT, raw=False)
+    assert _demoted(keyed, NEW) == {"job"}
+
+
+def test_only_a_question_about_the_present_and_only_a_current_one() -> None:
+    assert _demoted(OLD, NEW, question="what am I into?") == set()
+    assert _demoted(OLD, NEW, question="what am I into?",
+                    rule=RULE.model_copy(update={"explicit_now": False})) == {"old"}  # fmt: skip
+    for intent in (Intent.PAST, Intent.HISTORICAL, Intent.UPCOMING, Intent.CANCELLED):
+        assert _demoted(OLD, NEW, intent=intent) == set()
+    assert _demoted(OLD, NEW, rule=OFF.newer_statements) == set()
+
+
+@pytest.mark.parametrize(
+    "newer",
+    [
+        _candidate("new", LATER, ELSE),  # about something else
+        _candidate("new", LATER, ABOUT_TOO, sigma=0.4),  # a weaker match for the question
+        _candidate("new", LATER, ABOUT_TOO, raw=False),  # a keyed fact, not the user's turn
+        _candidate("new", THEN + timedelta(hours=2), ABOUT_TOO),  # the same session
+        _candidate("new", THEN - timedelta(days=1), ABOUT_TOO),  # older
+        _candidate("new", LATER, ABOUT_TOO, drawn=("old",)),  # the turn it was drawn from
+        _candidate("new", LATER, ABOUT_TOO, turn="old"),  # told in the same turn
+    ],
+)
+def test_only_a_later_session_turn_about_it_and_as_relevant_presses(
+    newer: MergedCandidate,
+) -> None:
+    assert "old" not in _demoted(OLD, newer)
+
+
+def test_time_as_of_the_question_decides() -> None:
+    # A newer turn told after the question's date does not count.
+    assert _demoted(OLD, NEW, as_of=LATER - timedelta(days=1)) == set()
+    # A statement said again after the newer turn is current again …
+    restated = _candidate("old", THEN, ABOUT, last_mentioned=LATER + timedelta(days=3))
+    assert _demoted(restated, NEW) == set()
+    # … but not for a question dated before the restatement (R3: unknown at as_of).
+    assert _demoted(restated, NEW, as_of=LATER + timedelta(days=1)) == {"old"}
+
+
+def test_only_the_shown_candidates_move() -> None:
+    fillers = [_candidate(f"f{i}", THEN, ELSE) for i in range(DEMOTE_TO)]
+    assert _demoted(*fillers, OLD, NEW) == set()  # already past the top 5
+    assert _demoted(OLD, *fillers, NEW) == {"old"}  # the presser may rank anywhere in the window
+
+
+def test_the_newest_presser_is_named() -> None:
+    newest = _candidate("newest", LATER + timedelta(days=2), ABOUT_TOO)
+    found = newer_statements.demotions(
+        Intent.CURRENT, ASKED, [OLD, newest, NEW], NOW, RULE, DEMOTE_TO
+    )
+    assert found["old"].by == "newest"
+    assert found["new"].by == "newest"  # an intermediate statement yields too
+
+
+def test_the_present_time_words_are_a_closed_family() -> None:
+    for asked in (
+        "what do I read now?", "what am I currently reading", "do I still swim?",
+        "what do I drink these days?", "my current car?", "do I run anymore?",
+    ):  # fmt: skip
+        assert newer_statements.asks_now(asked), asked
+    for asked in ("what do I read?", "what is Caroline's identity?", "who knows?"):
+        assert not newer_statements.asks_now(asked), asked
+
+
+# The query path, on the real model: a taste told twice, months apart, neither turn keyed.
+OLD_TURN = "my evenings are all about crime novels, I go through a Scandinavian thriller a week"
+NEW_TURN = "my reading has gone all science fiction, a Le Guin or Iain Banks book every night"
+CHATTER = [
+    "can you suggest a quick pasta sauce",
+    "the bus was late again this morning",
+    "what's a good stretch for a stiff neck",
+    "my sister visits next month",
+    "how long do I boil an egg",
+    "the printer at work jammed twice today",
+]
+STREAM = told_turns([
+    (OLD_TURN, []), *[(t, []) for t in CHATTER[:3]],
+    (NEW_TURN, []), *[(t, []) for t in CHATTER[3:]],
+], NOW, Category.OTHER)  # fmt: skip
+#: Without the rule the earlier taste stands second (stale).
+QUESTION = "what kind of books am I reading now?"
+
+embedded = embedded_stream(STREAM)
+_ask = asker(ON, NOW)
+
+
+def _led(answer: list[tuple[str, list[str]]]) -> set[str]:
+    return moved_by(answer, "a newer statement about what the question asks")
+
+
+def test_the_query_path_serves_the_newer_statement_first_and_says_why(
+    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
+) -> None:
+    vectors = stored([embedded[e.edge_id] for e in STREAM], POLICY)
+    answer = _ask(vectors, embedder, QUESTION)
+    ids = [e for e, _ in answer]
+    assert _led(answer) == {"s0#raw"}
+    assert ids.index("s0#raw") >= DEMOTE_TO
+    assert ids.index("s4#raw") < DEMOTE_TO
+    # Without the rule, the earlier taste stood in the top 5 (stale).
+    off = _ask(vectors, embedder, QUESTION, OFF)
+    assert _led(off) == set()
+    assert [e for e, _ in off].index("s0#raw") < DEMOTE_TO
+    # A question without a present-time word, or about the past, keeps the history.
+    assert _led(_ask(vectors, embedder, "what kind of books do I read?")) == set()
+    assert _led(_ask(vectors, embedder, "what books did I read in the evenings?")) == set()
+
+
+(
+    test_the_ranking_does_not_depend_on_delivery_order,
+    test_forgetting_an_edge_ends_where_never_telling_it_does,
+) = ranking_properties(STREAM, QUESTION, ON, NOW)

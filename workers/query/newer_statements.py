@@ -1,0 +1,138 @@
+"""A newer on-topic statement leads a question about the present (issue 11).
+
+The other window rules act only where something ties an old statement to a new one: a slot
+key (`pressed_values.py`, the lifecycle's supersession), one turn (`outdated_siblings.py`),
+or a single-valued attribute the trained probe recognises (`latest_value.py`). The stale
+answers left on the validation tellings are mostly where nothing does: a taste or habit
+replaced with both tellings fact-less, an old value told without a fact and the new one
+keyed, a newer value keyed under another slot, a count restated fact-less (docs/extraction.md,
+"A newer on-topic statement at query time"). Tying them at ingest by vectors was measured
+four times and rejected — a false association destroys data. At query time a demotion from
+the top 5 to ranks 6–10 destroys nothing and keeps the pass (gold in the top 10).
+
+The paper orders co-retrieved values at query time: for "What does the user currently
+prefer?" the newer of two statements leads (A.7.3, Eq. 37–39: q_cur: e2 ≻ e1), the choice
+among candidate values is made when the question is asked (§3.5, the distillation step), and
+a soft update keeps both, not equal (Appendix F). The deterministic stand-in, reading no
+wording of the statements:
+
+* the question is a current-state one (intent CURRENT) and, with `explicit_now`, says so:
+  one of the closed family of present-time adverbials (`NOW`: "now", "currently", "these
+  days", "still", "anymore" …). Without that gate the rule acted on half of LoCoMo dev's
+  questions ("What is Caroline's identity?" is current too) and cost recall@5 there; a
+  question that contrasts the present with before is where the asker expects a change;
+* a candidate among the first `shown` (`latest_value.demote_to`, the top 5) has a later
+  raw turn among the first `window` — the user's own newer words, kept verbatim
+  (Appendix AA) — that is about the same thing: their stored vectors' cosine at least
+  `min_cosine`, and it matches the question at least as well (σ not below the candidate's
+  by more than `sigma_margin`);
+* that turn was told at least `min_gap_hours` after the candidate was last told as far as
+  the question can know (`pressed_values.mentioned_as_of`): in a later session, not as the
+  next line of the same conversation (Appendix G's session clock; measured: a reply minutes
+  later in the same LoCoMo session pressed the evidence it answered); a statement told
+  after as_of never counts (the store's as_of filter excludes it, and it is checked here);
+* the turn is not the candidate's own (the raw turn a fact was drawn from restates it).
+
+Such a candidate ranks from `demote_to` on, inside the window (`latest_value.reorder`), with
+its reason in `why`; the newer turn keeps its place. Only a raw turn presses: gold metadata
+(the gold track, the paper cases' gold tellings) has none, so there the rule never acts. A
+pure function of the candidate set, the question and as_of: stored vectors, σ, ingest times
+and lifecycle annotations decide; the newest presser is named, ties broken by edge id.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import numpy as np
+
+from schemas.categories import Intent
+from schemas.policy import NewerStatementsPolicy
+from workers.query.candidates import MergedCandidate
+from workers.query.pressed_values import mentioned_as_of
+
+#: Present-time adverbials: a question carrying one asks about the present as opposed to
+#: before (a closed grammatical family, like the tense cues of `workers/query/intent.py`).
+NOW = re.compile(
+    r"\b(now|nowadays|currently|current|these days|at the moment|at present|"
+    r"still|any ?more|right now)\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Newer:
+    """A candidate about which `by`, a raw turn told later, says something newer."""
+
+    by: str
+    cosine: float
+
+
+def asks_now(question: str) -> bool:
+    """Whether the question's words place it in the present, against before."""
+    return NOW.search(question) is not None
+
+
+def _presses(
+    older: MergedCandidate,
+    newer: MergedCandidate,
+    told: datetime,
+    as_of: datetime,
+    rule: NewerStatementsPolicy,
+) -> float | None:
+    """The cosine between the two when `newer` presses `older`, else None."""
+    old, new = older.record.edge, newer.record.edge
+    if (
+        not new.episodic
+        or older.vector is None
+        or newer.vector is None
+        or old.edge_id in new.episodic_of
+        or not set(old.source_turns).isdisjoint(new.source_turns)
+        or new.ingest_time > as_of
+        or new.ingest_time - told < timedelta(hours=rule.min_gap_hours)
+        or newer.sigma < older.sigma - rule.sigma_margin
+    ):
+        return None
+    cosine = float(np.dot(older.vector, newer.vector))
+    return cosine if cosine >= rule.min_cosine else None
+
+
+def demotions(
+    intent: Intent,
+    question: str,
+    window: Sequence[MergedCandidate],
+    as_of: datetime,
+    rule: NewerStatementsPolicy,
+    shown: int = 5,
+) -> dict[str, Newer]:
+    """Edge id → the newer raw turn that leads it, for the candidates `window` (the first of
+    the ranking, in its order); only the first `shown` can be demoted."""
+    if not rule.enabled or intent is not Intent.CURRENT:
+        return {}
+    if rule.explicit_now and not asks_now(question):
+        return {}
+    out: dict[str, Newer] = {}
+    for older in window[:shown]:
+        told = mentioned_as_of(older.record, as_of)
+        pressing = [
+            (newer, cosine)
+            for newer in window
+            if newer is not older
+            and (cosine := _presses(older, newer, told, as_of, rule)) is not None
+        ]
+        if pressing:
+            newest, cosine = max(
+                pressing, key=lambda p: (p[0].record.edge.ingest_time, p[0].record.edge_id)
+            )
+            out[older.record.edge_id] = Newer(newest.record.edge_id, round(cosine, 2))
+    return out
+
+
+def explain(newer: Newer) -> str:
+    return (
+        f"a newer statement about what the question asks ({newer.by}, told later, cosine "
+        f"{newer.cosine:.2f}) leads current questions; this earlier one may be outdated"
+    )
