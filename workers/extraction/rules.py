@@ -72,6 +72,7 @@ from workers.extraction.patterns_guard import (
 )
 from workers.extraction.phrasing import statement, third_person, with_date, with_statement
 from workers.extraction.slots import categories_for_slot, describe_cancel
+from workers.extraction.withdrawal import Withdraws, withdrawal_fact
 from workers.text.acronyms import expanded, long_forms
 
 logger = logging.getLogger(__name__)
@@ -145,8 +146,11 @@ class RuleExtractor:
     Assistant turns yield nothing: memory is what the user said.
     """
 
-    def __init__(self, context_turns: int = 20) -> None:
+    def __init__(self, context_turns: int = 20, withdrawal: Withdraws | None = None) -> None:
+        """`withdrawal`: the trained probe behind the retraction markers (`withdrawal.py`);
+        without it only the markers retract."""
         self._context_turns = context_turns
+        self._withdrawal = withdrawal
 
     def extract(self, turn: TurnEvent, context: Sequence[TurnEvent] = ()) -> list[ExtractedFact]:
         if turn.role != "user" or not turn.text.strip():
@@ -157,7 +161,11 @@ class RuleExtractor:
             facts.append(_quarantine(quarantined))
         pending = [_Fact(f, fact) for f in found if (fact := _finish(f, turn.timestamp))]
         recent = [t for t in context if t.turn_id != turn.turn_id][-self._context_turns :]
-        facts.extend(_link(pending, _Context(recent)))
+        session = _Context(recent)
+        facts.extend(_link(pending, session))
+        if self._withdrawal is not None:
+            found_by_probe = withdrawal_fact(turn.text, facts, session.pairs(), self._withdrawal)
+            facts.extend([found_by_probe] if found_by_probe else [])
         return merge(_with_long_forms(facts, turn.text))
 
 
