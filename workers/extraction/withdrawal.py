@@ -33,9 +33,13 @@ from workers.extraction.slots import categories_for_slot, describe_cancel, guess
 _MAX_TEXT = 4_900
 #: A noun phrase with a possessive or definite determiner: what a speaker names a plan by.
 _NP = re.compile(r"\b(?:the|my|our|that|this)\s+[\w'-]+(?:\s+[\w'-]+){0,3}", re.IGNORECASE)
+#: Where a noun phrase ends: the first auxiliary, modal, negation, preposition, conjunction
+#: or pronoun after its head (closed grammatical classes, no wording of a plan).
 _CUT = re.compile(
-    r"\s+(?:is|was|are|were|has|have|had|to|for|with|because|since|and|but|so|at|in|on|of"
-    r"|it|i|we|as|after|before|now|anymore)\b.*$",
+    r"\s+(?:is|was|are|were|be|been|has|have|had|do|does|did|will|would|can|could|shall"
+    r"|should|may|might|must|got|gets|get|just|not|never|no|to|for|with|because|since|and|or"
+    r"|but|so|at|in|on|of|it|i|we|you|he|she|they|as|after|before|now|anymore|\w+n['’]t"
+    r"|\w+['’](?:s|ll|d|re|ve))\b.*$",
     re.IGNORECASE,
 )
 
