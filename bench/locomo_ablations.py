@@ -78,8 +78,9 @@ Ablation = tuple[str, Callable[[Policy], dict[str, Any]], ScoringOptions]
 #: (`--ablations --failures`: each changed question's `undone_by`).
 STAGES: Mapping[str, Ablation] = {
     "no_window_rules": (
-        "none of the three window rules (latest value, outdated siblings, passed mentions)",
-        _rule_off("latest_value", "outdated_siblings", "passed_mentions"),
+        "none of the four window rules (latest value, outdated siblings, passed mentions, "
+        "pressed values)",
+        _rule_off("latest_value", "outdated_siblings", "passed_mentions", "pressed_values"),
         ScoringOptions(),
     ),
     "no_latest_value": ("no latest-value rule", _rule_off("latest_value"), ScoringOptions()),
@@ -91,6 +92,11 @@ STAGES: Mapping[str, Ablation] = {
     "no_passed_mentions": (
         "no passed-mentions rule",
         _rule_off("passed_mentions"),
+        ScoringOptions(),
+    ),
+    "no_pressed_values": (
+        "no pressed-values rule",
+        _rule_off("pressed_values"),
         ScoringOptions(),
     ),
     "no_routing": (

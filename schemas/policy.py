@@ -176,6 +176,21 @@ class OutdatedSiblingsPolicy(BaseModel):
     enabled: bool = False
 
 
+class PressedValuesPolicy(BaseModel):
+    """Query-time rule: for a current-state question, a keyed candidate among the first
+    `latest_value.window` softly pressed by a later firm value of its own slot (not soft, at
+    or above the replace threshold, not retracted, told after its last mention) ranks from
+    `latest_value.demote_to` on (workers/query/pressed_values.py). Ours, after Appendix F
+    (soft supersession: both kept, not equal) and §3.5's query-time choice among values;
+    measurements in `Policy.notes["pressed_values"]`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = False
+    #: Only a newer value that is itself among the first candidates (or its raw turn is).
+    co_retrieved: bool = False
+
+
 class PassedMentionsPolicy(BaseModel):
     """Query-time rule: for an upcoming question, an undated candidate among the first
     `latest_value.window` whose words name a date more than the expiry buffer before as_of
@@ -312,6 +327,9 @@ class Policy(BaseModel):
     #: Undated candidates whose words date them in the past, for upcoming questions
     #: (workers/query/passed_mentions.py), on latest_value's window. Ours (A.7.4).
     passed_mentions: PassedMentionsPolicy = PassedMentionsPolicy()
+    #: An earlier value softly pressed by a firm newer one yields to it for current
+    #: questions (workers/query/pressed_values.py), on latest_value's window. Ours (App. F).
+    pressed_values: PressedValuesPolicy = PressedValuesPolicy()
     compaction: CompactionPolicy = CompactionPolicy()
     #: The trained withdrawal probe behind the retraction markers (offline extractor). Ours.
     withdrawal: WithdrawalPolicy = WithdrawalPolicy()

@@ -252,6 +252,27 @@ def test_a_past_role_is_not_said_to_be_held() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've lived in Porto since I was a student.",
+        "we moved to Leeds when I was a toddler",
+        "my parents split up when I was a baby",
+    ],
+)
+def test_the_simple_past_of_the_copula_with_a_noun_names_no_current_value(text: str) -> None:
+    """ "since I was a teenager" is when, not what the user is: no fact may key it to a slot,
+    where it would press the user's real job or role (a soft update of an accumulate slot)."""
+    keyed = [(f.slot_key, f.value) for f in facts_of(RuleExtractor(), turn(text)) if f.slot_key]
+    assert not any(v and v.lower().startswith(("a ", "the ")) for _, v in keyed), keyed
+
+
+def test_a_participle_after_the_past_copula_is_still_told() -> None:
+    """The guard is the noun phrase, not the tense: "I was ordained …" still says something."""
+    values = [f.value for f in facts_of(RuleExtractor(), turn("I was ordained a deacon in 2011"))]
+    assert any(v and v.lower().startswith("ordained") for v in values), values
+
+
 # --- an amount after a scale-change verb; a priced noun's post-modifier ---
 
 

@@ -138,6 +138,16 @@ _COPULA = re.compile(
     + _VAL,
     _I,
 )
+
+
+def _former_role(m: re.Match[str], first: str) -> bool:
+    """ "I was a kid", "since I was a student", "I was the captain back then": the simple past
+    of the copula with a noun phrase names a state that held then, not the slot's current
+    value (Table 1: a later value replaces an earlier one, never the reverse). A participle
+    after it is still a present identity ("I was ordained Episcopal", "I was born in …")."""
+    return m.group(0).lower().startswith("i was") and first in ("a", "an", "the")
+
+
 #: "first week teaching year 9", "my first day at the bakery": a new job or course begun.
 _FIRST = re.compile(
     r"\b(?:my\s+)?first\s+(?:day|week|month|shift|semester|term)\s+(?:at|as|of|teaching"
@@ -338,6 +348,8 @@ def find(clause: Clause) -> list[Draft]:
     for m in _COPULA.finditer(text):
         value = trim_value(m["val"])
         first = value.split()[0].lower() if value else ""
+        if _former_role(m, first):
+            continue
         if is_value(value) and first not in EMOTIONS and not re.match(r"\d|[a-z]+ing$", first):
             out.append(value_draft("value.copula", m, value, require=True))
     for m in _FIRST.finditer(text):

@@ -1,11 +1,12 @@
 """The bounded query-time moves inside the ranking's window (issue 11).
 
-Three rules, each reading no wording, may move a candidate among the first `window` down to
+Four rules, each reading no wording, may move a candidate among the first `window` down to
 rank `demote_to` or later, never out of the window (`latest_value.reorder`), with its reason
 in `why`: an older statement of the single-valued attribute a current question asks about
 (`latest_value.py`), a statement told with a fact since replaced by one ranked above it
 (`outdated_siblings.py`), an undated candidate of an upcoming question whose words name a
-passed date (`passed_mentions.py`). This module wires them to the query path: which
+passed date (`passed_mentions.py`), an earlier value of a slot given a firm newer one below
+the supersession threshold (`pressed_values.py`). This module wires them to the query path: which
 classifier the first reads, which records the second must look up, and one map of reasons.
 """
 
@@ -20,12 +21,12 @@ from schemas.policy import LatestValuePolicy, Policy
 from workers.extraction.attribute_probe import AttributeClassifier, default_probe
 from workers.extraction.prototypes import PrototypeClassifier, default_table, is_semantic
 from workers.ports import Embedder, VectorIndex
-from workers.query import latest_value, outdated_siblings, passed_mentions
+from workers.query import latest_value, outdated_siblings, passed_mentions, pressed_values
 from workers.query.candidates import MergedCandidate
 
 
 class WindowRules:
-    """The three rules over one store, embedder and policy."""
+    """The four rules over one store, embedder and policy."""
 
     def __init__(self, vectors: VectorIndex, embedder: Embedder, policy: Policy) -> None:
         self._vectors = vectors
@@ -76,6 +77,27 @@ class WindowRules:
         facts = {r.edge_id: r for r in self._vectors.get(user, wanted)}
         return outdated_siblings.demotions(intent, window, told_with, facts)
 
+    def _pressed(
+        self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
+        as_of: datetime,
+    ) -> dict[str, pressed_values.Pressed]:  # fmt: skip
+        """The first keyed candidates given a firm newer value of their own slot below the
+        supersession threshold (`workers/query/pressed_values.py`)."""
+        if not self._policy.pressed_values.enabled or intent is not Intent.CURRENT:
+            return {}
+        window = [merged[i].record for i in ranked[: self._policy.latest_value.window]]
+        drawn = pressed_values.told_facts(window)
+        told = {r.edge_id: r for r in self._vectors.get(user, drawn)} if drawn else {}
+        wanted = pressed_values.pressers([*window, *told.values()])
+        if not wanted:
+            return {}
+        found = {r.edge_id: r for r in self._vectors.get(user, wanted)}
+        threshold = self._policy.supersession.replace_threshold
+        rule = self._policy.pressed_values
+        return pressed_values.demotions(
+            intent, window, told, found, as_of, threshold, rule.co_retrieved
+        )
+
     def _passed(
         self, intent: Intent, merged: list[MergedCandidate], ranked: list[int], as_of: datetime
     ) -> dict[str, passed_mentions.Passed]:
@@ -96,7 +118,8 @@ class WindowRules:
         as_of: datetime,
     ) -> dict[str, list[str]]:
         """Edge id → why it moves down inside the window (`latest_value.reorder`): the older
-        statements, the statements told with a replaced fact, the passed mentions."""
+        statements, the statements told with a replaced fact, the passed mentions, the pressed
+        values."""
         out: dict[str, list[str]] = {}
         for edge_id, demotion in self._latest_value(intent, qv, merged, ranked).items():
             out.setdefault(edge_id, []).append(latest_value.explain(demotion))
@@ -104,6 +127,8 @@ class WindowRules:
             out.setdefault(edge_id, []).append(outdated_siblings.explain(sibling))
         for edge_id, mention in self._passed(intent, merged, ranked, as_of).items():
             out.setdefault(edge_id, []).append(passed_mentions.explain(mention))
+        for edge_id, pressed in self._pressed(user, intent, merged, ranked, as_of).items():
+            out.setdefault(edge_id, []).append(pressed_values.explain(pressed))
         return out
 
 
