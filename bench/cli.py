@@ -190,7 +190,8 @@ def register(
         "--cases",
         default="cases",
         help="cases (the development set), heldout (the same facts in other words), heldout2 "
-        "(a third telling, unsealed after stop 19), heldout3 (a fourth, sealed telling), heldout4 "
+        "(a third telling, unsealed after stop 19), heldout3 (a fourth telling, a validation set "
+        "since round 8), heldout4 "
         "(a fifth telling, a validation set since round 10), heldout5 (a sixth telling, a "
         "validation set since round 11), heldout6 (a seventh, sealed telling) or a directory of "
         "case files",

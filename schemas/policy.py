@@ -151,6 +151,12 @@ class LatestValuePolicy(BaseModel):
     #: may be about two: "the commute from Leith to the infirmary" is residence and work).
     probe_candidate_min: float = Field(default=0.02, ge=0, le=1)
     probe_candidate_margin: float = Field(default=1.0, ge=0)
+    #: The newest statement, the one that stands, must be about the attribute at least this
+    #: much (a keyed fact of it always is): a turn barely near it ("we bought the van in the
+    #: end" for the current city) demotes nothing. `newest_min` on the prototypes' cosines,
+    #: `probe_newest_min` on the probe's probabilities.
+    newest_min: float = Field(default=-1.0, ge=-1, le=1)
+    probe_newest_min: float = Field(default=0.0, ge=0, le=1)
 
     def thresholds(self) -> LatestValuePolicy:
         """The policy with the chosen classifier's thresholds in the fields the rule reads."""
@@ -161,6 +167,7 @@ class LatestValuePolicy(BaseModel):
             "question_margin": self.probe_question_margin,
             "candidate_min": self.probe_candidate_min,
             "candidate_margin": self.probe_candidate_margin,
+            "newest_min": self.probe_newest_min,
         })  # fmt: skip
 
 
@@ -188,7 +195,14 @@ class PressedValuesPolicy(BaseModel):
 
     enabled: bool = False
     #: Only a newer value that is itself among the first candidates (or its raw turn is).
-    co_retrieved: bool = False
+    co_retrieved: bool = True
+    #: A question naming the earlier value's own words keeps it unless the newer value is
+    #: among the first `demote_to` ("is Tom still my flatmate?" always shows one of them).
+    named_keeps: bool = True
+    #: An accumulate newer value of a Relational slot adds a bond (Table 1), not firm. Off:
+    #: measured, it cost the gold tellings three stale answers (a flatmate, a manager, a
+    #: sous-chef changed, told at the gold default, accumulate).
+    relational_additions: bool = False
 
 
 class PassedMentionsPolicy(BaseModel):

@@ -3,8 +3,8 @@
 The conversations of `cases/` (the set the offline extractor was developed against), of
 `heldout/` (the same facts in other words, for checking that the development set did not
 just teach the rules its wording), of `heldout2/` (a third telling by an outsider, sealed
-until stop 19 measured it, a development set since) or of `heldout3/` (a fourth, sealed
-telling written by an outsider from the paper alone: no extractor change may be tuned on it)
+until stop 19 measured it, a development set since) or of `heldout3/` (a fourth
+telling written by an outsider from the paper alone, sealed until round 8, a validation set since)
 or of `heldout4/` (a fifth telling written the same way by another outsider, sealed until round 10
 of issue 11 and a validation set since)
 or of `heldout5/` (a sixth telling written the same way by a third outsider, sealed through round 10

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 from schemas.categories import Category
@@ -126,3 +127,32 @@ def ranking_properties(
 def with_rule(policy: Policy, name: str, **fields: Any) -> Policy:
     """`policy` with its rule `name` (a window rule's policy block) changed by `fields`."""
     return policy.model_copy(update={name: getattr(policy, name).model_copy(update=fields)})
+
+
+def moved_by(answer: Sequence[tuple[str, Sequence[str]]], reason: str) -> set[str]:
+    """The edge ids of an `ask` answer whose `why` holds a reason starting with `reason`
+    (which window rule moved them)."""
+    return {e for e, why in answer if any(w.startswith(reason) for w in why)}
+
+
+def embedded_stream(stream: Sequence[EdgeEvent]) -> Any:
+    """A module-scoped `embedded` fixture: edge id → the edge of `stream` with its MiniLM
+    embedding (bind it as `embedded = embedded_stream(STREAM)` in the witness module)."""
+
+    @pytest.fixture(scope="module")
+    def embedded(embedder: MiniLMEmbedder) -> dict[str, EdgeEvent]:
+        return with_embeddings(embedder, stream)
+
+    return embedded
+
+
+def asker(default: Policy, now: datetime) -> Callable[..., list[tuple[str, list[str]]]]:
+    """`ask` as of `now` with the witness module's policy, another one passed for a run."""
+
+    def _ask(
+        vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder, question: str,
+        policy: Policy = default,
+    ) -> list[tuple[str, list[str]]]:  # fmt: skip
+        return ask(vectors, embedder, question, policy, now)
+
+    return _ask

@@ -88,7 +88,8 @@ def test_without_a_topic_the_pronoun_still_names_the_recent_plan() -> None:
     [
         ("physio on Thursday at 11 for my shoulder", datetime(2025, 3, 13, 11, 0, tzinfo=UTC)),
         ("vet on Monday at 9, the cat is limping", datetime(2025, 3, 17, 9, 0, tzinfo=UTC)),
-        ("haircut at 4 on Friday", datetime(2025, 3, 14, 4, 0, tzinfo=UTC)),
+        # an everyday appointment "at 4" is 4 pm (hours 1–7 without am/pm)
+        ("haircut at 4 on Friday", datetime(2025, 3, 14, 16, 0, tzinfo=UTC)),
         ("call with the bank tomorrow at 8.45", datetime(2025, 3, 13, 8, 45, tzinfo=UTC)),
         # a spelled-out clock time is read as before
         ("dinner on Friday at 7pm", datetime(2025, 3, 14, 19, 0, tzinfo=UTC)),

@@ -14,21 +14,19 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-import pytest
-
 from schemas.categories import Category
 from schemas.events import EdgeEvent
-from schemas.policy import Policy, load_policy
+from schemas.policy import load_policy
 from tests.unit.minilm_edges import (
-    ask,
+    asker,
+    embedded_stream,
+    moved_by,
     ranking_properties,
     stored,
     told_turns,
-    with_embeddings,
     with_rule,
 )
 from workers.embedding.minilm import MiniLMEmbedder
-from workers.stores.memory_vectors import InMemoryVectorIndex
 
 NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
 POLICY = load_policy()
@@ -57,18 +55,12 @@ STREAM = told_turns([
 ], NOW, Category.PREFERENCES_HABITS)  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def embedded(embedder: MiniLMEmbedder) -> dict[str, EdgeEvent]:
-    return with_embeddings(embedder, STREAM)
-
-
-def _ask(vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder, question: str,
-         policy: Policy = ON) -> list[tuple[str, list[str]]]:  # fmt: skip
-    return ask(vectors, embedder, question, policy, NOW)
+embedded = embedded_stream(STREAM)
+_ask = asker(ON, NOW)
 
 
 def _older(answer: list[tuple[str, list[str]]]) -> set[str]:
-    return {e for e, why in answer if any(w.startswith("an older statement of diet") for w in why)}
+    return moved_by(answer, "an older statement of diet")
 
 
 def test_what_was_drawn_from_the_older_statement_follows_it_down(

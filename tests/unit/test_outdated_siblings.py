@@ -17,19 +17,19 @@ import pytest
 
 from schemas.categories import Category, Intent, LifecycleState
 from schemas.events import EdgeEvent
-from schemas.policy import Policy, load_policy
+from schemas.policy import load_policy
 from schemas.records import FactRecord, Lifecycle
 from tests.unit.minilm_edges import (
-    ask,
+    asker,
+    embedded_stream,
+    moved_by,
     ranking_properties,
     stored,
     told_turns,
-    with_embeddings,
     with_rule,
 )
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.query import outdated_siblings
-from workers.stores.memory_vectors import InMemoryVectorIndex
 
 NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
 POLICY = load_policy()
@@ -114,19 +114,12 @@ STREAM = told_turns([
 QUESTION = "what kind of tours do I run these days?"
 
 
-@pytest.fixture(scope="module")
-def embedded(embedder: MiniLMEmbedder) -> dict[str, EdgeEvent]:
-    """Edge id → the edge of `STREAM` with its MiniLM embedding."""
-    return with_embeddings(embedder, STREAM)
-
-
-def _ask(vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder, question: str,
-         policy: Policy = ON) -> list[tuple[str, list[str]]]:  # fmt: skip
-    return ask(vectors, embedder, question, policy, NOW)
+embedded = embedded_stream(STREAM)
+_ask = asker(ON, NOW)
 
 
 def _told_with(answer: list[tuple[str, list[str]]]) -> set[str]:
-    return {e for e, why in answer if any(w.startswith("told with ") for w in why)}
+    return moved_by(answer, "told with ")
 
 
 def test_the_query_path_serves_the_replacement_first_and_says_why(

@@ -31,6 +31,8 @@ from typing import Literal
 
 from dateparser.search import search_dates  # type: ignore[import-untyped]
 
+from workers.extraction import clock_hours
+
 logger = logging.getLogger(__name__)
 
 Prefer = Literal["future", "past"]
@@ -77,17 +79,6 @@ _TIME_OF_DAY = re.compile(
     re.IGNORECASE,
 )
 _CHAT_SPELLINGS = re.compile(r"\b(?:tmrw|tmr|tmw|tmrrw|2moro|2morrow|tomoz|tomm?or+ow)\b", re.I)
-#: "at" and a bare number next to a day ("on Tuesday at 10", "at 9.30 tomorrow") is a clock
-#: time: the preposition "at" never introduces a day or a month, but dateparser reads the
-#: number as one ("Tuesday at 10" became 8 October). Written as "10:00" before parsing.
-_DAY_WORD = rf"(?:{_WEEKDAYS}|today|tonight|tomorrow)"
-_NOT_CLOCK = r"(?!\s*(?:am|pm|a\.m\.|p\.m\.|%|percent|o'clock)\b)(?![:/\d])"
-_BARE_HOUR = re.compile(
-    rf"(?P<pre>\b{_DAY_WORD}\s+at\s+)(?P<h>\d{{1,2}})(?:\.(?P<m>[0-5]\d))?\b{_NOT_CLOCK}"
-    rf"|(?P<pre2>\bat\s+)(?P<h2>\d{{1,2}})(?:\.(?P<m2>[0-5]\d))?\b{_NOT_CLOCK}"
-    rf"(?=\s+(?:on\s+|this\s+|next\s+)?{_DAY_WORD}\b)",
-    re.IGNORECASE,
-)
 
 # --- our own handlers: each is a case dateparser gets wrong or misses (see module doc) ---
 _ORDINAL_DAY = re.compile(
@@ -184,10 +175,11 @@ def resolve_event_time(text: str, base: datetime, prefer: Prefer = "future") -> 
 
 def find_event_time(text: str, base: datetime, prefer: Prefer = "future") -> DateMention | None:
     """Like `resolve_event_time`, also returning the words of the expression."""
-    if not has_date_cue(text):
+    if not (has_date_cue(text) or clock_hours.has_clock(text)):
         return None
     base = base.replace(tzinfo=UTC) if base.tzinfo is None else base.astimezone(UTC)
-    text = _BARE_HOUR.sub(_clock, _CHAT_SPELLINGS.sub("tomorrow", text))
+    clock = clock_hours.rewrite(_CHAT_SPELLINGS.sub("tomorrow", text))
+    text = clock.text
     mention = (
         _own_rules(text, base, prefer)
         or _with_dateparser(text, base, prefer)
@@ -195,15 +187,7 @@ def find_event_time(text: str, base: datetime, prefer: Prefer = "future") -> Dat
     )
     if mention is None or abs(mention.when - base) > _MAX_DISTANCE:
         return None
-    return mention
-
-
-def _clock(m: re.Match[str]) -> str:
-    """A bare hour after "at" (`_BARE_HOUR`) as "H:MM"; not an hour (> 23) stays as it was."""
-    hour = m["h"] or m["h2"]
-    if int(hour) > 23:
-        return m.group(0)
-    return f"{m['pre'] or m['pre2']}{hour}:{m['m'] or m['m2'] or '00'}"
+    return DateMention(clock.original(mention.text), mention.when)  # the user's own words
 
 
 def _bare_month(text: str, base: datetime, prefer: Prefer) -> DateMention | None:

@@ -89,6 +89,9 @@ class Draft:
     #: families leave the category, and a missing slot, to it ("decide", or "require" when
     #: the fact is only worth keeping if it names a known attribute).
     prototype: PrototypeUse | None = None
+    #: A retraction whose pronoun was read as a dislocated or framed topic ("the reno, scrap
+    #: it"): `target` is the topic, which names the plan only if it matches one (`rules._link`).
+    topical: bool = False
 
 
 def from_match(

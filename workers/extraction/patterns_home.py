@@ -18,6 +18,22 @@ from workers.extraction.lexicon import NOT_PLACES
 
 _I = re.IGNORECASE
 _PLACE = r"(?P<place>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+){0,2})"
+#: Modifiers that make a possessed dwelling other than the user's present home — closed
+#: grammatical classes, not wordings: temporal (former or future: "our old flat", "my next
+#: flat"), irrealis ("my dream house", "my ideal place"), second homes ("our holiday flat",
+#: "our summer house", "my second house"), a workplace or term-time lodging ("my work
+#: place", "my student flat"), and kin nouns used as genitives without an apostrophe ("my
+#: grandma house", "my parents place").
+_NOT_PRESENT_HOME = (
+    r"old|former|previous|last|first|childhood|ex|past|future|next|new-build|planned"
+    r"|potential|prospective|dream|ideal|perfect|imaginary|hypothetical|fantasy|forever"
+    r"|holiday|vacation|summer|winter|beach|seaside|lake|lakeside|ski|country|weekend|second"
+    r"|retirement|investment|rental|buy-to-let|spare|work|office|company|student|uni"
+    r"|university|college|dorm|term-time|grandma|grandmas|grandpa|grandpas|gran|granny|nan"
+    r"|nana|grandad|grandparents|mum|mums|mom|moms|mother|dad|dads|father|parents|sister"
+    r"|sisters|brother|brothers|aunt|aunts|auntie|uncle|uncles|cousin|cousins|friend|friends"
+    r"|boyfriend|girlfriend|partner|partners|family|in-laws"
+)
 _HOME: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p, _I)
     for p in (
@@ -28,11 +44,13 @@ _HOME: tuple[re.Pattern[str], ...] = tuple(
         rf"\b{_PLACE}\s+is\s+(?:my\s+|our\s+)?home\s+(?:now|these\s+days)\b",
         rf"\bhere\s+in\s+{_PLACE}",
         # A noun phrase: the possessive, up to two modifiers ("our own house", "my tiny new
-        # flat"), the dwelling noun, then where it is. Not someone else's ("my mum's house":
-        # a genitive) nor a former one (a temporal modifier: "our old flat").
-        r"\b(?:my|our)\s+(?:(?!(?:in|here|old|former|previous|last|first|childhood|ex)\b)"
-        r"[a-z][\w-]*(?<!s)(?<!')\s+){0,2}?(?:place|flat|apartment|house"
-        rf"|neighbou?rhood)\s+(?:in|here\s+in)\s+{_PLACE}",
+        # flat", "my gorgeous flat"), the dwelling noun, then where it is — only when the
+        # modifiers keep it the user's present home (`_NOT_PRESENT_HOME`) and no modal makes
+        # it a wish ("… in Tuscany would have a pool"). A genitive ("my mum's house") has an
+        # apostrophe, which no modifier may carry.
+        rf"\b(?:my|our)\s+(?:(?!(?:in|here|{_NOT_PRESENT_HOME})\b)[a-z][\w-]*\s+){{0,2}}?"
+        r"(?:place|flat|apartment|house|neighbou?rhood)\s+(?:in|here\s+in)\s+"
+        rf"{_PLACE}\b(?!\s+(?:would|could|might|will|shall|should|someday|one\s+day)\b)",
     )
 )
 _NOT_CITIES = frozenset({"the", "my", "our", "january", "february", "march", "april", "may",

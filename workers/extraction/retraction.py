@@ -156,6 +156,39 @@ _FORGET_IT = re.compile(
 )
 
 
+#: What a sentence-opening word before a comma often is instead of a topic — a closed
+#: grammatical family, not a wording: time adverbials ("Today,", "This morning,", "Last
+#: week,"), discourse connectives ("That said,", "Then,"), interjections ("Cool,", "Tbh,")
+#: and vocatives ("Mum,", "Guys,"). None of them names a plan.
+_TIME_WORD = (
+    r"morning|afternoon|evening|night|week|weekend|month|year|time|day|summer|winter|spring"
+    r"|autumn|fall|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+)
+_NOT_A_TOPIC = re.compile(
+    r"^(?:(?:today|tonight|yesterday|tomorrow|now|then|later|earlier|lately|recently|finally"
+    r"|meanwhile|besides|still|again|instead|otherwise|however|also|anyhow|plus"
+    rf"|(?:(?:this|that|last|next|every|each|one|the\s+other)\s+)?(?:{_TIME_WORD})"
+    r"|(?:that|this)\s+said|having\s+said\s+that|in\s+the\s+end|at\s+the\s+end\s+of\s+the\s+day"
+    r"|after\s+all|of\s+course|either\s+way|all\s+in\s+all|in\s+any\s+case|same|the\s+same"
+    r"|cool|great|nice|awesome|sweet|damn|dang|shit|crap|jeez|gosh|geez|welp|hmm+|huh|meh|sadly"
+    r"|tbh|tbf|imo|imho|ngl|fyi|btw|idk|lmao|rofl|bummer|whatever|sure|true|exactly|indeed"
+    r"|guys|folks|everyone|everybody|all|mate|mates|bro|sis|babe|baby|honey|hun|love|buddy"
+    r"|pal|friend|friends|team|doc|sir|madam|ma'am|mum|mom|mama|mommy|mummy|dad|daddy|papa"
+    r"|ma|pa|grandma|grandpa|gran|granny|nan|nana|grandad|granddad)\b[\s!.]*)+$",
+    _I,
+)
+#: A topic whose head names a person is resumed by "he/she/they", not by "it": "My sister,
+#: she called it off" says who withdrew the plan, not which one.
+_PERSON_HEAD = re.compile(
+    r"\b(?:sister|brother|mum|mom|mother|dad|father|son|daughter|grandma|grandmother|grandpa"
+    r"|grandfather|aunt|auntie|uncle|cousin|niece|nephew|wife|husband|partner|boyfriend"
+    r"|girlfriend|fiance|fiancee|fiancé|fiancée|friend|boss|manager|colleague|coworker"
+    r"|flatmate|roommate|housemate|neighbou?r|kids?|parents?|family|folks|landlord|doctor"
+    r"|therapist|teacher|coach|team|guys|people)s?$",
+    _I,
+)
+
+
 def fragment_topic(sentence: str) -> str | None:
     """The topic of a sentence that only frames one ("About the cabin.", "As for the reno:"):
     the next sentence's pronoun retraction is about it."""
@@ -169,20 +202,21 @@ def with_topic(draft: Draft, topic: str | None) -> Draft:
     """`draft` with its pronoun target replaced by the `topic` in force, if any."""
     if topic is None or draft.kind != "retraction" or not is_pronoun(draft.target or ""):
         return draft
-    return replace(draft, target=topic)
+    return replace(draft, target=topic, topical=True)
 
 
 def _named(topic: str) -> str | None:
     topic = topic.strip()
-    return None if not topic or _PARTICLE.match(topic) or is_pronoun(topic) else topic
+    if not topic or is_pronoun(topic) or _PERSON_HEAD.search(topic):
+        return None
+    return None if _PARTICLE.match(topic) or _NOT_A_TOPIC.match(topic) else topic
 
 
 def _topic_before(clause: Clause, start: int) -> str | None:
     """The dislocated or framed topic of `clause`'s sentence, said before position `start`
     of the clause."""
     sentence = clause.sentence_text or clause.text
-    offset = sentence.find(clause.text)
-    at = (offset if offset >= 0 else 0) + start
+    at = max(_offset(clause), 0) + start
     for pattern in (_FRAME, _DISLOCATED):
         m = pattern.match(sentence)
         if m is not None and m.end("topic") <= at:
@@ -198,6 +232,7 @@ def find(clause: Clause) -> list[Draft]:
     for index, m in found:
         groups = m.groupdict()
         target = (groups.get("t") or groups.get("t2") or groups.get("t3") or "").strip()
+        topic = None
         if is_pronoun(target):
             topic = _topic_before(clause, m.start())
             if topic is None and index < 0:
@@ -226,6 +261,7 @@ def find(clause: Clause) -> list[Draft]:
                 priority=1,
                 target=target,
                 negatable=True,
+                topical=topic is not None,
             )
         )
     return out
@@ -234,8 +270,13 @@ def find(clause: Clause) -> list[Draft]:
 def _in_sentence(clause: Clause, m: re.Match[str]) -> tuple[int, int]:
     """Where a marker found in `clause` sits in the clause's sentence (the question mark
     that makes it tentative may be past the clause's end)."""
-    offset = clause.sentence_text.find(clause.text) if clause.sentence_text else -1
+    offset = _offset(clause)
     return (m.start(), m.end()) if offset < 0 else (offset + m.start(), offset + m.end())
+
+
+def _offset(clause: Clause) -> int:
+    """Where `clause` starts in its sentence (-1: not found, or no sentence)."""
+    return clause.sentence_text.find(clause.text) if clause.sentence_text else -1
 
 
 def is_pronoun(target: str) -> bool:
@@ -247,8 +288,15 @@ def _words(text: str) -> set[str]:
     return words | {PETS[w] for w in words if w in PETS}
 
 
-def resolve(target: str, candidates: Sequence[tuple[str, str]]) -> tuple[str, ...]:
-    """The slots a retraction withdraws. `candidates` are (slot, text), newest first."""
+def resolve(
+    target: str, candidates: Sequence[tuple[str, str]], topical: bool = False
+) -> tuple[str, ...]:
+    """The slots a retraction withdraws. `candidates` are (slot, text), newest first.
+
+    A `topical` target (a topic read for the pronoun: "Ghent, forget it") wins only when it
+    shares a word with a plan; with plans but none matching, the pronoun's plan is meant (the
+    topic was no name of it: "Mum, we cancelled it"); its guessed slot only with no plan at
+    all (a later session: "Porto, forget it")."""
     plans = [(slot, text) for slot, text in candidates if is_plan_slot(slot)]
     if is_pronoun(target):
         return (plans[0][0],) if plans else ()
@@ -256,6 +304,8 @@ def resolve(target: str, candidates: Sequence[tuple[str, str]]) -> tuple[str, ..
     for slot, text in plans:
         if wanted & (_words(slot.replace(".", " ").replace("_", " ")) | _words(text)):
             return (slot,)
+    if topical and plans:
+        return (plans[0][0],)
     return guess_slots(target)
 
 

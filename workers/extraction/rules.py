@@ -352,6 +352,7 @@ def _link(pending: list[_Fact], context: _Context) -> list[ExtractedFact]:
     seen: list[tuple[str, str]] = []  # (slot, text) of this turn so far, oldest first
     out: list[ExtractedFact] = []
     last_retracted: tuple[str, ...] = ()
+    topical: list[bool] = []  # per fact of `out`: a retraction read through a topic
     for p in pending:
         dr, fact = p.found.draft, p.fact
         needs_context = dr.kind == "retraction" or (dr.needs_context and fact.slot_key)
@@ -360,7 +361,7 @@ def _link(pending: list[_Fact], context: _Context) -> list[ExtractedFact]:
             if last_retracted and retraction.is_pronoun(dr.target or ""):
                 targets = last_retracted  # "the ubc thing is dead … scrapping it"
             else:
-                targets = retraction.resolve(dr.target or "", candidates)
+                targets = retraction.resolve(dr.target or "", candidates, dr.topical)
             if not targets:
                 logger.debug("retraction without a target: %r", p.found.clause.text)
                 continue
@@ -382,7 +383,18 @@ def _link(pending: list[_Fact], context: _Context) -> list[ExtractedFact]:
             seen.append((fact.slot_key, fact.text))
             last_retracted = ()
         out.append(fact)
-    return out
+        topical.append(dr.topical)
+    return _restated_topics_kept(out, topical)
+
+
+def _restated_topics_kept(facts: list[ExtractedFact], topical: list[bool]) -> list[ExtractedFact]:
+    """Without the topic retractions whose slot the same turn states: "The exam, forget it,
+    I'm going to fail" judges a plan that stands (the turn restates it), it withdraws none."""
+    stated = {f.slot_key for f in facts if f.slot_key and not f.retracts}
+    return [
+        f for f, t in zip(facts, topical, strict=True)
+        if not (t and f.retracts and stated & set(f.retracts))
+    ]  # fmt: skip
 
 
 @lru_cache(maxsize=4096)

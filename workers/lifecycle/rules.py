@@ -112,7 +112,7 @@ class _Draft:
         )
 
 
-def _same_value(a: EdgeEvent, b: EdgeEvent) -> bool | None:
+def same_value(a: EdgeEvent, b: EdgeEvent) -> bool | None:
     """Whether two edges state the same value (case and spacing aside); None if either
     states none."""
     if a.value is None or b.value is None:
@@ -136,7 +136,7 @@ def _restates(new: EdgeEvent, old: EdgeEvent, threshold: float) -> bool:
     """
     if new.numeric or new.event_time != old.event_time:
         return False
-    same = _same_value(new, old)
+    same = same_value(new, old)
     if same is False:
         return False
     if same and new.update is UpdateSemantics.ACCUMULATE and old.update is not UpdateSemantics.SOFT:
@@ -194,7 +194,7 @@ def resolve_slot(
         current = [a for a in active if _replaceable(a.edge, when, policy)]
         if edge.update is UpdateSemantics.ACCUMULATE:
             # Only a different stated value contradicts; valueless edges simply add up.
-            targets = [a for a in current if _same_value(edge, a.edge) is False]
+            targets = [a for a in current if same_value(edge, a.edge) is False]
             threshold = policy.supersession.accumulate_threshold
         else:
             targets = current

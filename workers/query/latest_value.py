@@ -87,6 +87,7 @@ def demotions(
     if not policy.enabled or intent is not Intent.CURRENT:
         return {}
     out: dict[str, Demotion] = {}
+    verdict_of = {r.edge_id: v for r, v in zip(records, verdicts, strict=True)}
     for attribute in asked_attributes(question, allowed, policy):
         members = []
         for record, verdict in zip(records, verdicts, strict=True):
@@ -102,7 +103,17 @@ def demotions(
                 members.append(record)
         # A change only weighed ("thinking about moving to London") is not made: it never
         # stands as the newest value (Appendix F soft supersession keeps both; AV9).
-        committed = [r for r in members if r.edge.update != UpdateSemantics.SOFT]
+        # The statement that stands must itself be clearly about the attribute, not only
+        # near enough to be demoted by one (`newest_min`; a keyed fact of it always is).
+        committed = [
+            r
+            for r, v in zip(members, [verdict_of[r.edge_id] for r in members], strict=True)
+            if r.edge.update != UpdateSemantics.SOFT
+            and (
+                r.edge.slot_key
+                or (v is not None and v.attribute_scores.get(attribute, -1.0) >= policy.newest_min)
+            )
+        ]
         if not committed or len({r.edge.ingest_time for r in members}) < 2:
             continue
         newest = max(committed, key=lambda r: (r.edge.ingest_time, r.edge_id))

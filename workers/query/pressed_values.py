@@ -24,16 +24,37 @@ semantics and the soft pressures the lifecycle recorded:
   about …" never displaces, AV9), at or above the replace threshold (a statement that would
   have superseded in a replace-semantics slot; an implied or planned value (0.7, 0.6) does
   not), with a value that is not the candidate's, not retracted as of the question, and told
-  after the candidate was last mentioned (a value said again after the change is current);
+  after the candidate was last mentioned *as of the question* (a value said again after the
+  change is current; a restatement told after as_of does not count for an as_of question);
+* `relational_additions` (the policy's choice) reads an `accumulate` newer value of a
+  Relational slot as an addition ("User also has a flatmate, Priya"): Table 1 gives
+  Relational Bonds "accumulate; explicit dissolution", so a second flatmate does not press
+  the first; not firm. Identity is "accumulate; high-confidence supersession": a second job
+  below 0.95 still leads (the earlier value stays in the window, "may still hold");
 * with `co_retrieved` (the policy's choice), the newer value is itself among the first
   candidates, or its raw turn is: a competitor for this question. A slot key the offline
   extractor got wrong ("allergic since I was a kid" read as a profession, "a kid") presses
   the real value too; such an aside is not retrieved for the question and moves nothing
   (measured: the generator's train text track lost a Hit@1 to it without the gate);
+* when the question names the candidate's own value (one of the value's words, stemmed,
+  stopwords aside, is among the question's: "is Tom still my flatmate?"), the newer value
+  must rank among the first `shown` (`demote_to`, the top 5): a question about a value
+  always keeps one value of its slot in the top 5 — the newer, which answers "still?", or
+  else the one it names. (Keeping the named value even beside a shown newer one, or asking
+  every question for a shown newer value, each cost the gold tellings stale answers:
+  docs/extraction.md, "Review fixes".)
 
 such a candidate ranks from `demote_to` on inside the window (`latest_value.reorder`), with
 its reason in `why`, and so does a raw turn all of whose facts do. The lifecycle is untouched:
-the fact stays active, with its Ω.
+the fact stays active, with its Ω. The rule does not gate on the attribute the question asks
+(latest_value's probe): the co-retrieved gate already ties it to the candidates the question
+retrieved, and the probe would put the three gold tellings' answers at the mercy of a vector
+test that four sessions measured cannot tell a value from a mention.
+
+Known limit (R3): the lifecycle keeps a fact's last mention time, not every one. For a
+question dated before that time the first telling stands in (a restatement told both before
+and after as_of is then missed and the rule may demote); a restatement told after as_of never
+changes the answer.
 
 A pure function of the edge set: lifecycle annotations are (docs/architecture.md), and the
 pressing edges are looked up by id.
@@ -45,8 +66,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from schemas.categories import Intent, LifecycleState, UpdateSemantics
+from schemas.categories import Category, Intent, LifecycleState, UpdateSemantics
 from schemas.records import FactRecord
+from workers.lifecycle.rules import same_value
+from workers.text.bm25 import tokenize
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,15 +93,34 @@ def pressers(facts: Sequence[FactRecord]) -> list[str]:
     return sorted(ids)
 
 
-def _same_value(a: str | None, b: str | None) -> bool:
+@dataclass(frozen=True, slots=True)
+class Firmness:
+    """What makes a newer value firm: the replace threshold and whether an `accumulate`
+    newer value of a Relational slot is an addition (not firm)."""
+
+    min_confidence: float
+    relational_additions: bool = False
+
+
+def mentioned_as_of(record: FactRecord, as_of: datetime) -> datetime:
+    """When `record` was last told as far as a question dated `as_of` can know: its last
+    mention if that was by then, else its first telling (R3: a later restatement is unknown
+    at as_of)."""
+    last = record.lifecycle.last_mentioned_at
+    return last if last is not None and last <= as_of else record.edge.ingest_time
+
+
+def _addition(newer: FactRecord) -> bool:
+    """A Relational value told with accumulate semantics adds a bond (Table 1: "accumulate;
+    explicit dissolution"): a second flatmate, not a replacement of the first."""
+    edge = newer.edge
     return (
-        a is not None
-        and b is not None
-        and " ".join(a.casefold().split()) == " ".join(b.casefold().split())
+        edge.update is UpdateSemantics.ACCUMULATE
+        and edge.primary_category is Category.RELATIONAL_BONDS
     )
 
 
-def _firm_newer(record: FactRecord, by: FactRecord, as_of: datetime, min_confidence: float) -> bool:
+def _firm_newer(record: FactRecord, by: FactRecord, as_of: datetime, firm: Firmness) -> bool:
     """Whether `by` states a newer, firm value of `record`'s slot, known and standing at as_of."""
     edge, newer = record.edge, by.edge
     life = by.lifecycle
@@ -87,30 +129,37 @@ def _firm_newer(record: FactRecord, by: FactRecord, as_of: datetime, min_confide
         newer.slot_key == edge.slot_key
         and not newer.episodic
         and newer.update is not UpdateSemantics.SOFT
-        and newer.confidence >= min_confidence
-        and not _same_value(newer.value, edge.value)
-        and (record.lifecycle.last_mentioned_at or edge.ingest_time) < newer.ingest_time <= as_of
+        and newer.confidence >= firm.min_confidence
+        and not (firm.relational_additions and _addition(by))
+        and same_value(newer, edge) is not True
+        and mentioned_as_of(record, as_of) < newer.ingest_time <= as_of
         and not (life.state is LifecycleState.RETRACTED and retracted)
     )
 
 
+def names_value(record: FactRecord, question_terms: frozenset[str]) -> bool:
+    """Whether the question names `record`'s own value: one of the value's words (stemmed,
+    stopwords aside) is among the question's. A person asking "is Tom still my flatmate?"
+    or "how is my nursing going?" is asking about that value."""
+    value = record.edge.value
+    return value is not None and not question_terms.isdisjoint(tokenize(value))
+
+
 def _pressed(
-    record: FactRecord, found: Mapping[str, FactRecord], as_of: datetime, min_confidence: float
+    record: FactRecord, found: Mapping[str, FactRecord], as_of: datetime, firm: Firmness
 ) -> Pressed | None:
     """Why a keyed, active fact yields to a firm newer value of its slot, or None."""
     slot = record.edge.slot_key
     if slot is None or record.edge.episodic or record.lifecycle.state is not LifecycleState.ACTIVE:
         return None
-    firm = [
+    firm_newer = [
         found[p.by]
         for p in record.lifecycle.soft_pressures
-        if p.at <= as_of
-        and p.by in found
-        and _firm_newer(record, found[p.by], as_of, min_confidence)
+        if p.at <= as_of and p.by in found and _firm_newer(record, found[p.by], as_of, firm)
     ]
-    if not firm:
+    if not firm_newer:
         return None
-    newest = max(firm, key=lambda r: (r.edge.ingest_time, r.edge_id))
+    newest = max(firm_newer, key=lambda r: (r.edge.ingest_time, r.edge_id))
     return Pressed(slot, newest.edge_id)
 
 
@@ -120,28 +169,40 @@ def demotions(
     told: Mapping[str, FactRecord],
     found: Mapping[str, FactRecord],
     as_of: datetime,
-    min_confidence: float,
-    co_retrieved: bool = False,
+    firm: Firmness,
+    *,
+    co_retrieved: bool = True,
+    shown: int = 5,
+    question_terms: frozenset[str] = frozenset(),
 ) -> dict[str, Pressed]:
     """Edge id → why it is demoted, for the candidates `window` (the first of the ranking).
 
     `told` holds the records of `told_facts(window)` that exist, `found` those of the
-    `pressers` of the window's and `told`'s facts (a forgotten edge presses nothing);
-    `min_confidence` is the replace threshold. A raw turn follows its facts when every one of
-    them yields (the turn says nothing else that is still current: Appendix AA, a raw turn
-    stands for the facts drawn from it)."""
+    `pressers` of the window's and `told`'s facts (a forgotten edge presses nothing). With
+    `co_retrieved` the newer value or its raw turn must be in `window`; for a fact whose
+    value the question names (`question_terms`, the question's `tokenize`d words), among
+    its first `shown`. A raw turn follows its facts when every one of them yields (the turn
+    says nothing else that is still current: Appendix AA, a raw turn stands for the facts
+    drawn from it)."""
     if intent is not Intent.CURRENT:
         return {}
-    if co_retrieved:
-        # The newer value must be among the first candidates itself (a fact, or the raw
-        # turn it was told in): a competitor for this question, not a mis-keyed aside.
-        shown = {i for r in window for i in (r.edge_id, *r.edge.episodic_of)}
-        found = {k: v for k, v in found.items() if k in shown}
+    # The newer value must be a candidate itself (a fact, or the raw turn it was told in):
+    # a competitor for this question, not a mis-keyed aside.
+    retrieved = _among(window, found) if co_retrieved else found
+    in_front = _among(window[:shown], found)
     facts = {**told, **{r.edge_id: r for r in window}}
     pressed = {
         edge_id: why
         for edge_id, record in facts.items()
-        if (why := _pressed(record, found, as_of, min_confidence)) is not None
+        if (
+            why := _pressed(
+                record,
+                in_front if names_value(record, question_terms) else retrieved,
+                as_of,
+                firm,
+            )
+        )
+        is not None
     }
     out: dict[str, Pressed] = {}
     for record in window:
@@ -155,8 +216,17 @@ def demotions(
     return out
 
 
+def _among(
+    candidates: Sequence[FactRecord], found: Mapping[str, FactRecord]
+) -> dict[str, FactRecord]:
+    """The records of `found` that are among `candidates` or drawn from one of their raw turns."""
+    ids = {i for r in candidates for i in (r.edge_id, *r.edge.episodic_of)}
+    return {k: v for k, v in found.items() if k in ids}
+
+
 def explain(pressed: Pressed) -> str:
     return (
-        f"an earlier value of {pressed.slot}; {pressed.by} states a newer one "
-        "(below the supersession threshold: both kept, the newer leads current questions)"
+        f"an earlier value of {pressed.slot}; {pressed.by} states a newer one below the "
+        "supersession threshold: both kept, the earlier may still hold, the newer leads "
+        "current questions"
     )

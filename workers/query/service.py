@@ -301,7 +301,7 @@ class QueryService:
                 [i for i in ranked if not tier[i]], scores
             )
         moved_why = (
-            self._window_rules.moved_down(user, intent, qv, merged, ranked, as_of)
+            self._window_rules.moved_down(user, intent, qv, merged, ranked, as_of, request.query)
             if tier is not None
             else {}
         )

@@ -18,11 +18,13 @@ import numpy as np
 
 from schemas.categories import Intent
 from schemas.policy import LatestValuePolicy, Policy
+from schemas.records import FactRecord
 from workers.extraction.attribute_probe import AttributeClassifier, default_probe
 from workers.extraction.prototypes import PrototypeClassifier, default_table, is_semantic
 from workers.ports import Embedder, VectorIndex
 from workers.query import latest_value, outdated_siblings, passed_mentions, pressed_values
 from workers.query.candidates import MergedCandidate
+from workers.text.bm25 import tokenize
 
 
 class WindowRules:
@@ -62,9 +64,20 @@ class WindowRules:
             intent, question, [m.record for m in window], verdicts, slots, allowed, rule
         )
 
+    def _read(
+        self, user: str, ids: list[str], read: dict[str, FactRecord]
+    ) -> dict[str, FactRecord]:
+        """The records of `ids` that exist, reading from the store only those not in `read`
+        (which keeps every record read, for the next rule)."""
+        missing = [i for i in ids if i not in read]
+        if missing:
+            read.update({r.edge_id: r for r in self._vectors.get(user, missing)})
+        return {i: read[i] for i in ids if i in read}
+
     def _told_with_replaced(
-        self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int]
-    ) -> dict[str, outdated_siblings.Demotion]:
+        self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
+        read: dict[str, FactRecord],
+    ) -> dict[str, outdated_siblings.Demotion]:  # fmt: skip
         """The first candidates told with a fact replaced by a statement ranked above them
         (`workers/query/outdated_siblings.py`)."""
         if not self._policy.outdated_siblings.enabled or intent is not Intent.CURRENT:
@@ -74,12 +87,12 @@ class WindowRules:
         wanted = outdated_siblings.wanted(window, told_with)
         if not wanted:
             return {}
-        facts = {r.edge_id: r for r in self._vectors.get(user, wanted)}
+        facts = self._read(user, wanted, read)
         return outdated_siblings.demotions(intent, window, told_with, facts)
 
     def _pressed(
         self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
-        as_of: datetime,
+        as_of: datetime, question: str, read: dict[str, FactRecord],
     ) -> dict[str, pressed_values.Pressed]:  # fmt: skip
         """The first keyed candidates given a firm newer value of their own slot below the
         supersession threshold (`workers/query/pressed_values.py`)."""
@@ -87,16 +100,20 @@ class WindowRules:
             return {}
         window = [merged[i].record for i in ranked[: self._policy.latest_value.window]]
         drawn = pressed_values.told_facts(window)
-        told = {r.edge_id: r for r in self._vectors.get(user, drawn)} if drawn else {}
+        told = self._read(user, drawn, read) if drawn else {}
         wanted = pressed_values.pressers([*window, *told.values()])
         if not wanted:
             return {}
-        found = {r.edge_id: r for r in self._vectors.get(user, wanted)}
-        threshold = self._policy.supersession.replace_threshold
+        found = self._read(user, wanted, read)
         rule = self._policy.pressed_values
-        return pressed_values.demotions(
-            intent, window, told, found, as_of, threshold, rule.co_retrieved
+        firm = pressed_values.Firmness(
+            self._policy.supersession.replace_threshold, rule.relational_additions
         )
+        terms = frozenset(tokenize(question)) if rule.named_keeps else frozenset()
+        return pressed_values.demotions(
+            intent, window, told, found, as_of, firm, co_retrieved=rule.co_retrieved,
+            shown=self._policy.latest_value.demote_to, question_terms=terms,
+        )  # fmt: skip
 
     def _passed(
         self, intent: Intent, merged: list[MergedCandidate], ranked: list[int], as_of: datetime
@@ -116,18 +133,24 @@ class WindowRules:
         merged: list[MergedCandidate],
         ranked: list[int],
         as_of: datetime,
+        question: str,
     ) -> dict[str, list[str]]:
         """Edge id → why it moves down inside the window (`latest_value.reorder`): the older
         statements, the statements told with a replaced fact, the passed mentions, the pressed
-        values."""
+        values. The two rules that look up facts share one map of the records read."""
         out: dict[str, list[str]] = {}
+        read: dict[str, FactRecord] = {}
         for edge_id, demotion in self._latest_value(intent, qv, merged, ranked).items():
             out.setdefault(edge_id, []).append(latest_value.explain(demotion))
-        for edge_id, sibling in self._told_with_replaced(user, intent, merged, ranked).items():
+        for edge_id, sibling in self._told_with_replaced(
+            user, intent, merged, ranked, read
+        ).items():
             out.setdefault(edge_id, []).append(outdated_siblings.explain(sibling))
         for edge_id, mention in self._passed(intent, merged, ranked, as_of).items():
             out.setdefault(edge_id, []).append(passed_mentions.explain(mention))
-        for edge_id, pressed in self._pressed(user, intent, merged, ranked, as_of).items():
+        for edge_id, pressed in self._pressed(
+            user, intent, merged, ranked, as_of, question, read
+        ).items():
             out.setdefault(edge_id, []).append(pressed_values.explain(pressed))
         return out
 
