@@ -89,15 +89,13 @@ def make_extractor(
 
 
 def rule_extractor(policy: Policy, embedder: Embedder) -> RuleExtractor:
-    """The offline extractor, with the withdrawal probe when the policy enables it and the
-    embedder is the probe's model (workers/extraction/withdrawal.py)."""
+    """The offline extractor, yielding candidate withdrawals when the policy enables the
+    probe and the embedder is its model: the extraction stage confirms them from the raw
+    turn's vector (workers/extraction/withdrawal.py, withdrawal_probe.py)."""
     from workers.extraction.rules import RuleExtractor
-    from workers.extraction.withdrawal_probe import WithdrawalScorer
+    from workers.extraction.withdrawal_probe import WithdrawalGate
 
-    scorer = None
-    if policy.withdrawal.enabled:
-        scorer = WithdrawalScorer.for_embedder(embedder, policy.withdrawal.threshold)
-    return RuleExtractor(withdrawal=scorer)
+    return RuleExtractor(withdrawal=WithdrawalGate.for_embedder(embedder, policy) is not None)
 
 
 def make_vectors(settings: Settings, dim: int, directory: Path | None = None) -> VectorIndex:

@@ -20,11 +20,11 @@ from frecall.embedded.pipeline import EmbeddedPipeline
 from frecall.settings import Settings
 from schemas.categories import LifecycleState
 from schemas.events import TurnEvent
-from schemas.policy import load_policy
+from schemas.policy import WithdrawalPolicy, load_policy
 from workers.app import App
 from workers.extraction.rules import RuleExtractor
 from workers.extraction.withdrawal import noun_phrases, target, weighed, withdrawal_fact
-from workers.extraction.withdrawal_probe import WithdrawalScorer, default_withdrawal_probe
+from workers.extraction.withdrawal_probe import WithdrawalGate, default_withdrawal_probe
 
 T0 = datetime(2026, 3, 2, 9, tzinfo=UTC)
 RULES = RuleExtractor()
@@ -95,13 +95,6 @@ def test_a_plan_given_up_in_unlisted_words_is_retracted(
     assert LifecycleState.RETRACTED not in states["off"]
 
 
-class Always:
-    """A probe that says every turn withdraws: the guards alone decide."""
-
-    def withdraws(self, text: str) -> bool:
-        return True
-
-
 @pytest.mark.parametrize(
     "weighing",
     [
@@ -114,7 +107,7 @@ class Always:
 def test_a_weighed_withdrawal_retracts_nothing_whatever_the_probe_says(weighing: str) -> None:
     context = [("project.pottery_studio", "User plans to open a pottery studio")]
     assert weighed(weighing)
-    assert withdrawal_fact(weighing, [], context, Always()) is None
+    assert withdrawal_fact(weighing, [], context) is None
 
 
 def test_the_target_is_the_named_plan_then_a_plan_like_name_then_the_sessions_plan() -> None:
@@ -132,7 +125,7 @@ def test_the_target_is_the_named_plan_then_a_plan_like_name_then_the_sessions_pl
 def test_a_turn_the_rules_already_retract_gets_no_second_retraction() -> None:
     plan = turn("r", "s", "a", "We're planning a trip to Oslo in June", 0)
     off = turn("r", "s", "b", "Scrap the Oslo trip, flights are too dear", 0.01)
-    extractor = RuleExtractor(withdrawal=Always())
+    extractor = RuleExtractor(withdrawal=True)
     facts = extractor.extract(off, [plan])
     assert sum(bool(f.retracts) for f in facts) == 1
 
@@ -141,5 +134,8 @@ def test_the_probe_only_reads_its_own_models_vectors() -> None:
     minilm = make_embedder(Settings(embedder="minilm"))
     hashing = make_embedder(Settings(embedder="hashing"))
     assert default_withdrawal_probe().model_id == minilm.model_id
-    assert WithdrawalScorer.for_embedder(minilm, 0.9) is not None
-    assert WithdrawalScorer.for_embedder(hashing, 0.9) is None
+    policy = load_policy()
+    assert WithdrawalGate.for_embedder(minilm, policy) is not None
+    assert WithdrawalGate.for_embedder(hashing, policy) is None
+    off = policy.model_copy(update={"withdrawal": WithdrawalPolicy(enabled=False)})
+    assert WithdrawalGate.for_embedder(minilm, off) is None

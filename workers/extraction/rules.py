@@ -73,7 +73,7 @@ from workers.extraction.patterns_guard import (
 )
 from workers.extraction.phrasing import statement, third_person, with_date, with_statement
 from workers.extraction.slots import categories_for_slot, describe_cancel
-from workers.extraction.withdrawal import Withdraws, withdrawal_fact
+from workers.extraction.withdrawal import withdrawal_fact
 from workers.text.acronyms import expanded, long_forms
 
 logger = logging.getLogger(__name__)
@@ -148,9 +148,9 @@ class RuleExtractor:
     Assistant turns yield nothing: memory is what the user said.
     """
 
-    def __init__(self, context_turns: int = 20, withdrawal: Withdraws | None = None) -> None:
-        """`withdrawal`: the trained probe behind the retraction markers (`withdrawal.py`);
-        without it only the markers retract."""
+    def __init__(self, context_turns: int = 20, withdrawal: bool = False) -> None:
+        """`withdrawal`: also yield the candidate retraction the trained probe confirms or
+        drops in the extraction stage (`withdrawal.py`); without it only the markers retract."""
         self._context_turns = context_turns
         self._withdrawal = withdrawal
 
@@ -165,9 +165,8 @@ class RuleExtractor:
         recent = [t for t in context if t.turn_id != turn.turn_id][-self._context_turns :]
         session = _Context(recent)
         facts.extend(_link(pending, session))
-        if self._withdrawal is not None:
-            found_by_probe = withdrawal_fact(turn.text, facts, session.pairs(), self._withdrawal)
-            facts.extend([found_by_probe] if found_by_probe else [])
+        if self._withdrawal and (candidate := withdrawal_fact(turn.text, facts, session.pairs())):
+            facts.append(candidate)
         return merge(_with_long_forms(facts, turn.text))
 
 

@@ -5,8 +5,10 @@
 stays current (paper §3.3 and A.9: a retraction masks the plan it names; AV7, selective
 forgetting). Here a user turn in which the rules found no retraction, that asserts (no
 question, hedge or condition anywhere in it: "should I cancel it?" withdraws nothing — the
-guards of `clauses.tentative`) and whose vector the withdrawal probe scores at least the
-policy's `withdrawal.threshold`, yields a retraction. Its target, in order:
+guards of `clauses.tentative`) yields a candidate retraction (`prototype="withdrawal"`). The
+extraction stage keeps it only when the withdrawal probe scores the raw turn's vector — the
+one the turn is stored with, embedded once — at least the policy's `withdrawal.threshold`
+(`withdrawal_probe.unconfirmed`), and embeds it only then. Its target, in order:
 
 1. a noun phrase of the turn that shares a word with a plan of this turn or of the session's
    recent turns (`retraction.resolve`, as a marker's target is resolved);
@@ -15,14 +17,14 @@ policy's `withdrawal.threshold`, yields a retraction. Its target, in order:
    user never filled it;
 3. no plan-like phrase at all: the session's most recent plan (a pronoun's target).
 
-Deterministic: a function of the turn, its session context and the probe's fixed weights.
+Deterministic: a function of the turn, its session context and (in the stage) the probe's
+fixed weights over the turn's vector.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Protocol
 
 from workers.extraction import draft as d
 from workers.extraction import retraction
@@ -42,12 +44,6 @@ _CUT = re.compile(
     r"|\w+['’](?:s|ll|d|re|ve))\b.*$",
     re.IGNORECASE,
 )
-
-
-class Withdraws(Protocol):
-    """Whether a turn's text gives up an earlier plan (`withdrawal_probe.WithdrawalScorer`)."""
-
-    def withdraws(self, text: str) -> bool: ...
 
 
 def weighed(text: str) -> bool:
@@ -88,13 +84,11 @@ def target(text: str, candidates: Sequence[tuple[str, str]]) -> tuple[str, ...]:
 
 
 def withdrawal_fact(
-    text: str, facts: Sequence[ExtractedFact], context: Sequence[tuple[str, str]],
-    scorer: Withdraws,
-) -> ExtractedFact | None:  # fmt: skip
-    """The retraction of a turn whose rules found none, if the probe says it withdraws."""
+    text: str, facts: Sequence[ExtractedFact], context: Sequence[tuple[str, str]]
+) -> ExtractedFact | None:
+    """The candidate retraction of a turn whose rules found none: kept by the extraction
+    stage only if the probe reads the turn's vector as a withdrawal."""
     if any(f.retracts for f in facts) or weighed(text):
-        return None
-    if not scorer.withdraws(text):
         return None
     here = [(f.slot_key, f.text) for f in reversed(facts) if f.slot_key]
     slots = target(text, [*here, *context])
@@ -106,4 +100,5 @@ def withdrawal_fact(
         confidence=d.COMMITTED,
         update=d.A,
         retracts=slots,
+        prototype="withdrawal",
     )
