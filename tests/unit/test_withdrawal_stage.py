@@ -14,12 +14,14 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from frecall.bootstrap import build, make_embedder, rule_extractor
 from frecall.embedded.pipeline import EmbeddedPipeline
+from frecall.embedded.replay import replay_data_dir
 from frecall.settings import Settings
 from schemas.categories import LifecycleState
 from schemas.events import EdgeEvent, TurnEvent
@@ -123,6 +125,28 @@ def test_embedded_pipeline_retracts_with_one_embedding_per_turn(app: App) -> Non
     # The one retraction's own text, embedded once, after the probe confirmed it.
     retraction = [t for t in counting.texts if t.endswith(f'("{OFF}")')]
     assert len(retraction) == 1 and counting.texts[retraction[0]] == 1
+
+
+def test_replay_rebuilds_the_probes_retraction_from_the_log(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data")
+    opened = build(settings, fsync=False)
+    try:
+        extractor = rule_extractor(opened.policy, opened.embedder)
+        report = EmbeddedPipeline(opened, quiet=True).ingest_turn_items(
+            [(i, "", t) for i, t in enumerate(turns("ana"))], extractor, "test"
+        )
+        assert report.ok, report
+        before = {r.edge.edge_id: r.lifecycle.state for r in opened.vectors.scroll("ana")}
+    finally:
+        opened.close()
+    assert before["s1/t0#raw"] == LifecycleState.RETRACTED
+    replay_data_dir(settings)  # the logged retraction edge; the probe is not asked again
+    reopened = build(settings, fsync=False)
+    try:
+        after = {r.edge.edge_id: r.lifecycle.state for r in reopened.vectors.scroll("ana")}
+    finally:
+        reopened.close()
+    assert after == before
 
 
 def test_distributed_extraction_handler_retracts_with_one_embedding_per_turn(
