@@ -11,6 +11,8 @@ or of `heldout5/` (a sixth telling written the same way by a third outsider, sea
 and a validation set since)
 or of `heldout6/` (a seventh, sealed telling written the same way by a fourth outsider: the honest
 measurement from round 11 on)
+or of `heldout7/` (an eighth, sealed telling written the same way by a fifth outsider, in new
+registers, kept for a later honest measurement)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
 top 10, stale in the top 5).
@@ -34,7 +36,8 @@ from bench.paper_turns.runner import Report, run
 SETS = {name: CASES_DIR.with_name(name) for name in ("cases", "heldout", "heldout2")}
 #: Sealed sets: `paper-turns --cases NAME` measures them, no tuning tool ever does.
 SEALED = {
-    name: CASES_DIR.with_name(name) for name in ("heldout3", "heldout4", "heldout5", "heldout6")
+    name: CASES_DIR.with_name(name)
+    for name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7")
 }
 
 

@@ -1,12 +1,12 @@
-"""The rule checks a sealed telling's gold-metadata facts share (heldout4, heldout5, heldout6):
-the facts say what the labels say by the paper's rules. Each set's test module calls them on its
-own directory; none of them runs the product."""
+"""The rule checks a sealed telling's gold-metadata facts share (heldout4, heldout5, heldout6,
+heldout7): the facts say what the labels say by the paper's rules. Each set's test module calls
+them on its own directory; none of them runs the product."""
 
 from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -157,3 +157,42 @@ def other_slot_neutrals(directory: Path, prefix: str) -> set[str]:
             assert q["av"] == "AV1" and fact["slot_key"] not in gold_slots, (q["case"], n)
             found.add(f"{user}/{n}")
     return found
+
+
+def check_acute_illness_ends_a_week_after_and_chronic_persists(directory: Path, count: int) -> None:
+    """Table 1 row 4: the flu resolves a week after it is told, the diabetes persists."""
+    facts, _ = suite(directory)
+    acute: set[str] = set()
+    for q in questions(directory, "AV3"):
+        for s in q.stale:
+            told = time(facts[s], "ingest_time")
+            ends = time(facts[s], "event_time")
+            assert ends - told == timedelta(days=7) and ends < q.as_of, (q.qid, s)
+            assert facts[s]["category"] == "HEALTH_WELLBEING", (q.qid, s)
+            acute.add(s)
+            for g in q.gold:
+                assert "event_time" not in facts[g], (q.qid, g)
+                assert facts[g]["category"] == "HEALTH_WELLBEING", (q.qid, g)
+    assert len(acute) == count
+
+
+def check_retracted_plans_are_undated_and_retractions_slotless(directory: Path, count: int) -> None:
+    """A.9: one plan per AV7 question, with no date of its own (the question cannot pass by
+    expiry instead of retraction); a retraction states no value of its own."""
+    facts, _ = suite(directory)
+    plans = list(retracted_plans(directory))
+    assert len({(qid, plan["edge_id"]) for qid, plan in plans}) == count
+    for qid, plan in plans:
+        assert "event_time" not in plan, qid
+    for fact in facts.values():
+        if fact.get("retracts"):
+            assert fact["slot_key"] is None, fact["edge_id"]
+
+
+def check_stale_turns_are_gold_nowhere(directory: Path, prefix: str) -> None:
+    """A stale turn holds no second fact any question of the set asks about."""
+    asked = toml_questions(directory, prefix)
+    gold = {f"{user}/{g}" for user, q in asked for g in q.get("gold", ())}
+    for user, q in asked:
+        for s in q.get("stale", ()):
+            assert f"{user}/{s}" not in gold, (q["case"], s)

@@ -1,8 +1,8 @@
-"""The sealed tellings of the paper turns (bench/paper_turns/heldout3, heldout4, heldout5 and
-heldout6): each gold-metadata telling asks the same questions with the same labels, each
-labelled turn's fact at that turn's time (the checks every written set shares, and the seal, are
-in test_paper_turns_written_sets.py; heldout4's, heldout5's and heldout6's own rule checks in
-test_paper_turns_heldout4.py, test_paper_turns_heldout5.py and test_paper_turns_heldout6.py)."""
+"""The sealed tellings of the paper turns (bench/paper_turns/heldout3, heldout4, heldout5,
+heldout6 and heldout7): each gold-metadata telling asks the same questions with the same labels,
+each labelled turn's fact at that turn's time (the checks every written set shares, and the seal,
+are in test_paper_turns_written_sets.py; heldout4's to heldout7's own rule checks in
+test_paper_turns_heldout4.py to test_paper_turns_heldout7.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,13 @@ from bench.paper_turns import SEALED
 from bench.paper_turns.cases import load
 
 #: Sealed set → the prefix its gold telling gives user ids.
-GOLD_TELLINGS = {"heldout3": "h3-", "heldout4": "h4-", "heldout5": "h5-", "heldout6": "h6-"}
+GOLD_TELLINGS = {
+    "heldout3": "h3-",
+    "heldout4": "h4-",
+    "heldout5": "h5-",
+    "heldout6": "h6-",
+    "heldout7": "h7-",
+}
 #: The turn id `cases.parse` gives a turn without a label.
 UNLABELLED = re.compile(r"[ua]\d\d-\d\d")
 each_telling = pytest.mark.parametrize(

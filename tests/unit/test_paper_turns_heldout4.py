@@ -6,7 +6,7 @@ is soft and weak beside a firm value (Appendix F), and a number asked for is num
 number-less remarks about it included (A.7.1). The checks it shares with heldout3 (same
 questions, facts at the turns' times) are parametrized in test_paper_turns_heldout3.py, those
 every written set shares in test_paper_turns_written_sets.py; the rule checks it shares with
-heldout5 and heldout6 are in paper_turns_gold_rules.py."""
+heldout5, heldout6 and heldout7 are in paper_turns_gold_rules.py."""
 
 from __future__ import annotations
 

@@ -13,8 +13,6 @@ check the set, not what the product makes of it."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from bench.paper_turns import SEALED
 from bench.paper_turns.cases import load
 from tests.unit import paper_turns_gold_rules as rules
@@ -43,32 +41,12 @@ def test_an_expired_label_has_its_event_before_the_question_and_an_upcoming_one_
 
 
 def test_an_acute_illness_ends_a_week_after_it_is_told_and_a_chronic_one_persists() -> None:
-    facts, _ = rules.suite(HELDOUT6)
-    acute: set[str] = set()
-    for q in rules.questions(HELDOUT6, "AV3"):
-        for s in q.stale:  # Table 1 row 4: the flu resolves, the diabetes persists
-            told = rules.time(facts[s], "ingest_time")
-            ends = rules.time(facts[s], "event_time")
-            assert ends - told == timedelta(days=7) and ends < q.as_of, (q.qid, s)
-            assert facts[s]["category"] == "HEALTH_WELLBEING", (q.qid, s)
-            acute.add(s)
-            for g in q.gold:
-                assert "event_time" not in facts[g], (q.qid, g)
-                assert facts[g]["category"] == "HEALTH_WELLBEING", (q.qid, g)
-    assert len(acute) == 2
+    rules.check_acute_illness_ends_a_week_after_and_chronic_persists(HELDOUT6, count=2)
 
 
 def test_a_retracted_plan_is_named_by_a_later_retraction_and_has_no_date() -> None:
-    facts, _ = rules.suite(HELDOUT6)
-    plans = list(rules.retracted_plans(HELDOUT6))
-    # One plan per AV7 question (each asked in two phrasings).
-    assert len({(qid, plan["edge_id"]) for qid, plan in plans}) == 5
-    for qid, plan in plans:
-        # No date of its own: the question cannot pass by expiry instead of retraction.
-        assert "event_time" not in plan, qid
-    for fact in facts.values():
-        if fact.get("retracts"):  # A retraction states no value of its own.
-            assert fact["slot_key"] is None, fact["edge_id"]
+    # One plan per AV7 question (each asked in two phrasings), none of them dated.
+    rules.check_retracted_plans_are_undated_and_retractions_slotless(HELDOUT6, count=5)
 
 
 def test_a_thinking_about_is_soft_weak_beside_a_firm_value_and_only_neutral() -> None:
@@ -93,9 +71,4 @@ def test_a_neutral_label_beside_a_preference_is_another_slot_or_the_same_move() 
 
 
 def test_a_stale_turn_is_gold_nowhere() -> None:
-    # A stale turn holds no second fact any question of the set asks about.
-    asked = rules.toml_questions(HELDOUT6, PREFIX)
-    gold = {f"{user}/{g}" for user, q in asked for g in q.get("gold", ())}
-    for user, q in asked:
-        for s in q.get("stale", ()):
-            assert f"{user}/{s}" not in gold, (q["case"], s)
+    rules.check_stale_turns_are_gold_nowhere(HELDOUT6, PREFIX)
