@@ -157,10 +157,10 @@ class RuleExtractor:
     def extract(self, turn: TurnEvent, context: Sequence[TurnEvent] = ()) -> list[ExtractedFact]:
         if turn.role != "user" or not turn.text.strip():
             return []
-        quarantined, found = _scan(turn.text)
+        quarantined, found = _scan_once(turn.text)
         facts: list[ExtractedFact] = []
         if quarantined:
-            facts.append(_quarantine(quarantined))
+            facts.append(_quarantine(list(quarantined)))
         pending = [_Fact(f, fact) for f in found if (fact := _finish(f, turn.timestamp))]
         recent = [t for t in context if t.turn_id != turn.turn_id][-self._context_turns :]
         session = _Context(recent)
@@ -186,6 +186,14 @@ def _with_long_forms(facts: list[ExtractedFact], text: str) -> list[ExtractedFac
         )
         for f in facts
     ]
+
+
+@lru_cache(maxsize=4096)
+def _scan_once(text: str) -> tuple[tuple[str, ...], tuple[_Found, ...]]:
+    """`_scan`, once per text: a turn's extraction and its reading as context later
+    (`_plain_slots`, which the withdrawal candidate asks of every turn) share it."""
+    quarantined, found = _scan(text)
+    return tuple(quarantined), tuple(found)
 
 
 def _scan(text: str) -> tuple[list[str], list[_Found]]:
@@ -399,7 +407,7 @@ def _restated_topics_kept(facts: list[ExtractedFact], topical: list[bool]) -> li
 @lru_cache(maxsize=4096)
 def _plain_slots(text: str) -> tuple[tuple[str, str], ...]:
     """(slot, text) of a context turn: no event times, no context of its own (cached)."""
-    _, found = _scan(text)
+    _, found = _scan_once(text)
     return tuple(
         (f.draft.slot_key, third_person(f.segment))
         for f in found

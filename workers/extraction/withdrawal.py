@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from workers.extraction import draft as d
 from workers.extraction import retraction
@@ -78,9 +79,16 @@ def target(text: str, candidates: Sequence[tuple[str, str]]) -> tuple[str, ...]:
         if wanted & (named | retraction.content_words(t)):
             return (slot,)
     for phrase in phrases:
-        if retraction.plan_like(phrase):
-            return guess_slots(phrase)[:1]
+        if plan_slot := _plan_slot(phrase):
+            return (plan_slot,)
     return (plans[0][0],) if plans else ()
+
+
+@lru_cache(maxsize=4096)
+def _plan_slot(phrase: str) -> str | None:
+    """The slot of a phrase named like a plan, else None (cached: every user turn without a
+    retraction is asked, and everyday phrases recur — "my kids", "the weekend")."""
+    return guess_slots(phrase)[0] if retraction.plan_like(phrase) else None
 
 
 def withdrawal_fact(
