@@ -14,7 +14,7 @@ import re
 from workers.extraction import draft as d
 from workers.extraction.clauses import Clause
 from workers.extraction.draft import Draft
-from workers.extraction.patterns_values import PRIORITY, is_value, trim_value, value_draft
+from workers.extraction.value_phrase import PRIORITY, is_value, trim_value, value_draft
 
 _I = re.IGNORECASE
 #: A new value said as a bare noun phrase marked "now", the clause's whole statement ("day

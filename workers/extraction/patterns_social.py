@@ -1,10 +1,12 @@
-"""Relational Bonds: partners, people in single roles, friends, family, pets.
+"""Relational Bonds: partners, people in single roles, friends, family (pets: `patterns_pets`).
 
 Relational facts accumulate and change only by explicit dissolution (Table 1 row 2:
 "Dating Alex" → "Broke up with Alex"). The partner is one slot, `user.partner`: a new
 partner and a break-up are both high-confidence replaces of it, the break-up with no value.
 Single-holder roles (apprentice, boss, landlord …) are slots of their own so that "now I have
 Deniz as my apprentice" supersedes Burak (AV4); friends and colleagues accumulate per name.
+`named` (is this word a person's name?) and `CAP` (a capitalized name) are shared with the
+pets family.
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ from __future__ import annotations
 import re
 
 from workers.extraction import draft as d
-from workers.extraction.clauses import Clause, slug, subject_is_user
+from workers.extraction.clauses import Clause, subject_is_user
 from workers.extraction.dates import has_date_cue
 from workers.extraction.draft import Draft, from_match
-from workers.extraction.lexicon import PETS, words
+from workers.extraction.lexicon import words
 
 _I = re.IGNORECASE
 _PARTNER = (
@@ -23,7 +25,7 @@ _PARTNER = (
     r"|other\s+half|significant\s+other|hubby|missus"
 )
 _NAME = r"(?P<name>[A-Za-z][\w'-]*)"
-_CAP = r"(?-i:[A-Z][\w'-]+)"  # names after a role noun must be capitalized: "my wife is amazing"
+CAP = r"(?-i:[A-Z][\w'-]+)"  # names after a role noun must be capitalized: "my wife is amazing"
 _UNNAMED = frozenset(
     words(
         "someone somebody anyone anybody a guy a girl this guy this girl a man a woman him her "
@@ -48,7 +50,7 @@ _DATING = re.compile(
 )
 _MY_PARTNER = re.compile(
     rf"\bmy\s+(?P<new>new\s+)?(?P<rel>{_PARTNER})(?:'s\s+name\s+is|\s+is\s+called|\s+is"
-    rf"|,)?\s+(?P<name>{_CAP})",
+    rf"|,)?\s+(?P<name>{CAP})",
     _I,
 )
 _TOGETHER = re.compile(
@@ -58,12 +60,12 @@ _TOGETHER = re.compile(
     _I,
 )
 _IS_MY_PARTNER = re.compile(
-    rf"\b(?P<name>{_CAP})\s+(?:is|'s)\s+(?:now\s+)?my\s+(?:new\s+)?(?:{_PARTNER})\b", _I
+    rf"\b(?P<name>{CAP})\s+(?:is|'s)\s+(?:now\s+)?my\s+(?:new\s+)?(?:{_PARTNER})\b", _I
 )
 #: "I'm with Farid now", "…we split, and now there's Luca": the current partner, named.
 _WITH_NOW = re.compile(
-    rf"\b(?:i'm|i\s+am|im)\s+(?:now\s+)?(?:with|seeing)\s+(?P<name>{_CAP})\s+(?:now|these\s+days"
-    rf"|nowadays)\b|^\s*(?:and\s+)?now\s+(?:there's|there\s+is|it's)\s+(?P<name2>{_CAP})\s*[!.]*$",
+    rf"\b(?:i'm|i\s+am|im)\s+(?:now\s+)?(?:with|seeing)\s+(?P<name>{CAP})\s+(?:now|these\s+days"
+    rf"|nowadays)\b|^\s*(?:and\s+)?now\s+(?:there's|there\s+is|it's)\s+(?P<name2>{CAP})\s*[!.]*$",
     _I,
 )
 _STATUS = re.compile(
@@ -89,10 +91,10 @@ _ROLES = (
 )
 _ROLE = re.compile(
     rf"\bmy\s+(?P<new>new\s+)?(?P<role>{_ROLES})(?:'s\s+name\s+is|\s+is|,|\s+named|\s+called)?"
-    rf"\s+(?P<name>{_CAP})"
-    rf"|\b(?:(?:now\s+)?i\s+have|hired|took\s+on)\s+(?P<name2>{_CAP})(?:,[^,]*,)?\s+as\s+"
+    rf"\s+(?P<name>{CAP})"
+    rf"|\b(?:(?:now\s+)?i\s+have|hired|took\s+on)\s+(?P<name2>{CAP})(?:,[^,]*,)?\s+as\s+"
     rf"(?:my\s+|an?\s+)?(?:new\s+)?(?P<role2>{_ROLES})"
-    rf"|\b(?P<name3>{_CAP})\s+is\s+my\s+(?P<new3>new\s+)?(?P<role3>{_ROLES})\b",
+    rf"|\b(?P<name3>{CAP})\s+is\s+my\s+(?P<new3>new\s+)?(?P<role3>{_ROLES})\b",
     _I,
 )
 _MANY = (
@@ -101,7 +103,7 @@ _MANY = (
 )
 _FRIEND = re.compile(
     rf"\b(?:my\s+(?P<new>new\s+)?(?P<rel>{_MANY})|made\s+a\s+new\s+(?P<rel2>{_MANY})|met\s+a\s+"
-    rf"(?:new\s+)?(?P<rel3>{_MANY}))(?:,|\s+named|\s+called)?\s+(?P<name>{_CAP})",
+    rf"(?:new\s+)?(?P<rel3>{_MANY}))(?:,|\s+named|\s+called)?\s+(?P<name>{CAP})",
     _I,
 )
 _FAMILY = (
@@ -111,45 +113,12 @@ _FAMILY = (
 )
 _FAMILY_NAMED = re.compile(
     rf"\bmy\s+(?:little\s+|big\s+|older\s+|younger\s+|baby\s+)?(?P<rel>{_FAMILY})(?:,)?\s+"
-    rf"(?P<name>{_CAP})",
+    rf"(?P<name>{CAP})",
     _I,
 )
 _KIDS = re.compile(
     r"\b(?:i|we)\s+(?:have|'ve\s+got|got)\s+(?P<n>\d+|one|two|three|four|five|a|an)\s+"
     r"(?P<what>kids?|children|child|sons?|daughters?|grandkids|grandchildren)\b",
-    _I,
-)
-_PET_WORDS = "|".join(sorted(PETS, key=len, reverse=True))
-_PET_OWNED = re.compile(
-    r"\b(?:(?:i|we)\s+(?:have|'ve\s+got|own)|(?:just\s+)?(?:got|adopted|rescued|brought\s+home"
-    r"|picked\s+up))\s+(?:a|an|two|three|our|my|the)\s+(?:new\s+)?(?:[\w-]+\s+)?"
-    rf"(?P<pet>{_PET_WORDS})\b(?:\s*,?\s+(?:named|called)\s+(?P<name>[A-Z]?\w+)"
-    rf"|\s*,\s+(?P<name3>{_CAP})\s*(?:$|[,.;!?]))?"
-    rf"|\b(?:my|our)\s+(?:\w+\s+){{0,2}}(?P<pet2>{_PET_WORDS})\s+(?P<name2>{_CAP})"
-    rf"|^(?P<name4>{_CAP}),?\s+(?:my|our)\s+(?:\w+\s+)?(?P<pet4>{_PET_WORDS})\b",
-    _I,
-)
-#: A named pet leaving: "we had to rehome Juniper", "Bruno went to live with my parents",
-#: "Tofu passed away", "we gave Olive to my sister". Its slot is the pet's name.
-_PET_GONE_NAMED = re.compile(
-    rf"\b(?:rehome|rehomed|rehoming)\s+(?P<n1>{_CAP})"
-    rf"|(?:^|[,;]\s*)(?P<n2>{_CAP})\s+(?:passed\s+away|died(?!\s+(?:in|on)\s+(?:the|a|that)\b)|ran\s+away|went\s+to\s+live\s+with"
-    r"|(?:now\s+)?lives\s+with\s+(?:my|our)|crossed\s+the\s+rainbow\s+bridge)"
-    rf"|\b(?:gave|given|giving)\s+(?P<n3>{_CAP})\s+(?:away|to\s+(?:my|our|a|the)\b)"
-    rf"|\bsaid\s+(?:our\s+|my\s+)?(?:final\s+|last\s+)?goodbyes?\s+to\s+(?P<n4>{_CAP})"
-    r"(?=\s*(?:$|[,.;!?]|this\b|last\b|today\b|yesterday\b))"
-    rf"|\bput\s+(?P<n5>{_CAP})\s+down\b",
-)
-_FAMILY_WORDS = frozenset(
-    words(
-        "grandma grandpa granny gran nan nana grandad granddad mum mom dad mother father uncle "
-        "aunt auntie cousin sister brother god jesus"
-    )
-)
-_PET_GONE = re.compile(
-    rf"\b(?:my|our)\s+(?P<pet>{_PET_WORDS})(?:\s+{_CAP})?\s+(?:passed\s+away|died|ran\s+away)"
-    rf"|\b(?:had\s+to\s+)?(?:put\s+down|rehome|rehomed|gave\s+away)\s+(?:my|our)\s+"
-    rf"(?P<pet2>{_PET_WORDS})",
     _I,
 )
 
@@ -163,7 +132,8 @@ def _role_key(role: str) -> str:
             "supervisor": "manager"}.get(role, role)  # fmt: skip
 
 
-def _named(name: str | None) -> str | None:
+def named(name: str | None) -> str | None:
+    """`name` if it is one (not "someone", not a function word), else None."""
     if not name or name.lower() in _NOT_NAMES or name.lower() in _UNNAMED:
         return None
     return name
@@ -201,7 +171,7 @@ def find(clause: Clause) -> list[Draft]:
             and not m["who"].lower().startswith(("someone", "somebody"))
         ):
             continue  # "seeing the dentist on Friday", "seeing a therapist"
-        name = _named(m["name"])
+        name = named(m["name"])
         if name is None and m["name"]:
             continue  # "I'm married with two kids": no partner named
         if name is None:  # "i'm seeing someone now though, mika" (paper C.3)
@@ -210,20 +180,20 @@ def find(clause: Clause) -> list[Draft]:
                 r"([A-Za-z][\w'-]+)\s*[!.]*$",
                 text[m.end() :],
             )
-            name = _named(tail.group(1)) if tail else None
+            name = named(tail.group(1)) if tail else None
         partner(m, name or "someone", "partner.new")
     for m in _MY_PARTNER.finditer(text):
-        if name := _named(m["name"]):
+        if name := named(m["name"]):
             partner(m, name, "partner.named")
     for m in _IS_MY_PARTNER.finditer(text):
-        if name := _named(m["name"]):
+        if name := named(m["name"]):
             partner(m, name, "partner.named")
     for m in _WITH_NOW.finditer(text):
         ended_before = _ENDED.search(clause.sentence_text or "")
-        if (m["name"] or ended_before) and (name := _named(m["name"] or m["name2"])):
+        if (m["name"] or ended_before) and (name := named(m["name"] or m["name2"])):
             partner(m, name, "partner.new" if m["name"] else "partner.new_noun")
     for m in _TOGETHER.finditer(text):
-        if name := _named(m["n1"] or m["n2"]):
+        if name := named(m["n1"] or m["n2"]):
             partner(m, name, "partner.together")
     for m in _STATUS.finditer(text):
         if subject_is_user(text, m.start()):
@@ -258,43 +228,13 @@ def find(clause: Clause) -> list[Draft]:
     for m in _WIDOWED.finditer(text):
         partner(m, None, "partner.ended")
     _people(text, out)
-    _pets(text, out)
-    _apposed_pet(clause, out)
     return out
-
-
-#: "Miso, our rabbit, is the boss of the house": the comma splits the name from its clause.
-_APPOSED_PET = re.compile(rf"^(?:my|our)\s+(?:\w+\s+)?(?P<pet>{_PET_WORDS})\b", _I)
-_NAME_BEFORE = re.compile(rf"(?:^|[,;]\s*)(?P<n>{_CAP}),\s*$")
-
-
-def _apposed_pet(clause: Clause, out: list[Draft]) -> None:
-    sentence = clause.sentence_text or ""
-    m = _APPOSED_PET.match(clause.text)
-    at = sentence.find(clause.text) if m else -1
-    before = _NAME_BEFORE.search(sentence[:at]) if m and at > 0 else None
-    if m is None or before is None or (name := _named(before["n"])) is None:
-        return
-    species = PETS[m["pet"].lower()]
-    out.append(
-        from_match(
-            "pet.owned_noun",
-            f"pet.{slug(name, max_words=2)}",
-            name,
-            m,
-            d.RELATIONAL,
-            d.A,
-            d.COMMITTED,
-            36,
-            statement=f"User has a {species} named {name}",
-        )
-    )
 
 
 def _people(text: str, out: list[Draft]) -> None:
     for m in _ROLE.finditer(text):
         role = _role_key(m["role"] or m["role2"] or m["role3"])
-        name = _named(m["name"] or m["name2"] or m["name3"])
+        name = named(m["name"] or m["name2"] or m["name3"])
         if name is None:
             continue
         out.append(
@@ -319,7 +259,7 @@ def _people(text: str, out: list[Draft]) -> None:
             "buddy": "friend",
             "pal": "friend",
         }.get(rel, rel)
-        if name := _named(m["name"]):
+        if name := named(m["name"]):
             out.append(
                 from_match(
                     "relational.many",
@@ -333,7 +273,7 @@ def _people(text: str, out: list[Draft]) -> None:
                 )
             )
     for m in _FAMILY_NAMED.finditer(text):
-        if name := _named(m["name"]):
+        if name := named(m["name"]):
             rel = m["rel"].lower().replace("mum", "mom")
             out.append(
                 from_match(
@@ -359,67 +299,5 @@ def _people(text: str, out: list[Draft]) -> None:
                 d.COMMITTED,
                 34,
                 numeric=m["n"].isdigit(),
-            )
-        )
-
-
-def _pets(text: str, out: list[Draft]) -> None:
-    for m in _PET_OWNED.finditer(text):
-        word = (m["pet"] or m["pet2"] or m["pet4"]).lower()
-        if m["pet"] and not subject_is_user(text, m.start()):
-            continue
-        if re.search(
-            r"\b(?:want|wanna|plan|planning|thinking|hoping|looking)\b", text[: m.start()], _I
-        ):
-            continue  # a wish, not a pet: the plan family handles it
-        species = PETS[word]
-        name = _named(m["name"] or m["name2"] or m["name3"] or m["name4"])
-        # A named pet has a slot of its own, so that "Bruno went to live with my parents"
-        # ends Bruno and leaves the other rabbit current.
-        out.append(
-            from_match(
-                "pet.owned",
-                f"pet.{slug(name, max_words=2)}" if name else f"pet.{slug(species)}",
-                name or species,
-                m,
-                d.RELATIONAL,
-                d.A,
-                d.COMMITTED,
-                36,
-                statement=f"User has a {species} named {name}" if name else None,
-                dates="past",
-            )
-        )
-    for m in _PET_GONE_NAMED.finditer(text):
-        name = _named(next(v for k, v in m.groupdict().items() if v))
-        if name is None or name.lower() in _FAMILY_WORDS:
-            continue
-        out.append(
-            from_match(
-                "pet.gone_noun" if m["n2"] else "pet.gone",
-                f"pet.{slug(name, max_words=2)}",
-                "gone",
-                m,
-                d.RELATIONAL,
-                d.R,
-                d.COMMITTED,
-                35,
-                dates="past",
-                statement=f"User no longer has their pet {name}",
-            )
-        )
-    for m in _PET_GONE.finditer(text):
-        species = PETS[(m["pet"] or m["pet2"]).lower()]
-        out.append(
-            from_match(
-                "pet.gone",
-                f"pet.{slug(species)}",
-                None,
-                m,
-                d.RELATIONAL,
-                d.R,
-                d.COMMITTED,
-                36,
-                dates="past",
             )
         )

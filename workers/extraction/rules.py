@@ -4,7 +4,7 @@ The default extractor when no LLM is configured (docs/architecture.md, "Ports an
 adapters"). It does what the paper's ingestion call does (§3, Figure 1) with English
 patterns instead of a model: split the turn into clauses (§3.2: classify the fact, not the
 utterance), let each pattern family propose facts, then make the lifecycle decisions in one
-place —
+place (here and in `finishing.py`) —
 
 * hedges ("thinking about", "maybe", "not decided yet") → `soft` at confidence 0.4, so
   "thinking about moving to London" keeps Istanbul current (Appendix F);
@@ -15,6 +15,11 @@ place —
 
 Slot-key consistency between a fact and its later update is the property everything else
 depends on: families derive keys through shared functions (`slots`, lexicons).
+
+This module scans a turn (sentences, clauses, the families, the overlap settlement) and links
+the finished facts across the turn and its session (retraction targets, "my flight"-style
+references); turning one kept draft into a fact — hedging, event time, text — is
+`finishing.py`.
 """
 
 from __future__ import annotations
@@ -23,7 +28,6 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from functools import lru_cache
 
 from schemas.events import TurnEvent
@@ -39,6 +43,7 @@ from workers.extraction import (
     patterns_leisure,
     patterns_money,
     patterns_passing,
+    patterns_pets,
     patterns_plans,
     patterns_prefs,
     patterns_rates,
@@ -53,7 +58,6 @@ from workers.extraction import (
 )
 from workers.extraction.assembly import merge, revalidated, segments, spread_emotion
 from workers.extraction.clauses import (
-    ALSO,
     PURE_HEDGE,
     Clause,
     clauses,
@@ -61,9 +65,8 @@ from workers.extraction.clauses import (
     negated,
     sentences,
 )
-from workers.extraction.dates import DateMention, Prefer, find_event_time
 from workers.extraction.draft import Draft
-from workers.extraction.lexicon import words
+from workers.extraction.finishing import MAX_TEXT, Found, finish
 from workers.extraction.model import ExtractedFact
 from workers.extraction.patterns_guard import (
     emotional_loading,
@@ -71,7 +74,7 @@ from workers.extraction.patterns_guard import (
     is_world_knowledge,
     statement_part,
 )
-from workers.extraction.phrasing import statement, third_person, with_date, with_statement
+from workers.extraction.phrasing import third_person
 from workers.extraction.slots import categories_for_slot, describe_cancel
 from workers.extraction.withdrawal import withdrawal_fact
 from workers.text.acronyms import expanded, long_forms
@@ -92,6 +95,7 @@ FAMILIES: tuple[Callable[[Clause], list[Draft]], ...] = (
     patterns_routines.find,
     patterns_rates.find,
     patterns_social.find,
+    patterns_pets.find,  # was the tail of patterns_social.find: keep it right after
     patterns_identity.find,
     patterns_home.find,
     patterns_work.find,
@@ -102,40 +106,14 @@ FAMILIES: tuple[Callable[[Clause], list[Draft]], ...] = (
     patterns_values.find,
     patterns_changes.find,
 )
-_PAST_TENSE = re.compile(
-    r"\b(?:was|were|went|did|won|lost|attended|finished|happened|came|saw|met|enjoyed|loved"
-    r"|visited|celebrated|competed|played|watched|went|ended|got\s+back)\b",
-    re.IGNORECASE,
-)
 _USED_TO = re.compile(r"\bused\s+to\b|\bback\s+when\b", re.IGNORECASE)
-_TODAY = re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b", re.IGNORECASE)
-#: A meeting this close to the turn is logistics ("meetings today"), further out an obligation.
-_NEAR = timedelta(hours=36)
-_MAX_TEXT = 4_900
-_NOUN_FAMILIES = ("financial", "obligation", "logistics", "event", "retraction", "value.noun")
-#: Kinds matched on a noun phrase in any family ("New title: …", "First week at …").
-_NOUN_KINDS = ("_noun",)
-_DETS = frozenset(words("my our the a an this that his her their its your"))
-
-
-@dataclass(frozen=True, slots=True)
-class _Found:
-    """A draft in place: its clause, its sentence, and how the sentence modifies it."""
-
-    draft: Draft
-    clause: Clause
-    sentence: str
-    sentence_drafts: int
-    hedged: bool
-    emotion: float
-    segment: str  # the part of the clause that states this fact, for its text
 
 
 @dataclass(frozen=True, slots=True)
 class _Fact:
     """A finished fact before retraction targets and context slots are settled."""
 
-    found: _Found
+    found: Found
     fact: ExtractedFact
 
 
@@ -161,7 +139,7 @@ class RuleExtractor:
         facts: list[ExtractedFact] = []
         if quarantined:
             facts.append(_quarantine(list(quarantined)))
-        pending = [_Fact(f, fact) for f in found if (fact := _finish(f, turn.timestamp))]
+        pending = [_Fact(f, fact) for f in found if (fact := finish(f, turn.timestamp))]
         recent = [t for t in context if t.turn_id != turn.turn_id][-self._context_turns :]
         session = _Context(recent)
         facts.extend(_link(pending, session))
@@ -181,7 +159,7 @@ def _with_long_forms(facts: list[ExtractedFact], text: str) -> list[ExtractedFac
         if f.quarantined
         else revalidated(
             f,
-            text=expanded(f.text, forms)[:_MAX_TEXT],
+            text=expanded(f.text, forms)[:MAX_TEXT],
             value=expanded(f.value, forms) if f.value else f.value,
         )
         for f in facts
@@ -189,14 +167,14 @@ def _with_long_forms(facts: list[ExtractedFact], text: str) -> list[ExtractedFac
 
 
 @lru_cache(maxsize=4096)
-def _scan_once(text: str) -> tuple[tuple[str, ...], tuple[_Found, ...]]:
+def _scan_once(text: str) -> tuple[tuple[str, ...], tuple[Found, ...]]:
     """`_scan`, once per text: a turn's extraction and its reading as context later
     (`_plain_slots`, which the withdrawal candidate asks of every turn) share it."""
     quarantined, found = _scan(text)
     return tuple(quarantined), tuple(found)
 
 
-def _scan(text: str) -> tuple[list[str], list[_Found]]:
+def _scan(text: str) -> tuple[list[str], list[Found]]:
     quarantined: list[str] = []
     per_sentence: list[tuple[str, list[tuple[Draft, Clause]], float]] = []
     soft_before: int | None = None
@@ -222,7 +200,7 @@ def _scan(text: str) -> tuple[list[str], list[_Found]]:
             )
         per_sentence.append((sentence, drafts, emotional_loading(sentence)))
     emotions = spread_emotion([(bool(dr), e) for _, dr, e in per_sentence])
-    found: list[_Found] = []
+    found: list[Found] = []
     for i, (sentence, drafts, _) in enumerate(per_sentence):
         soft = soft_before is not None and i < soft_before
         by_clause: dict[int, list[Draft]] = {}
@@ -234,8 +212,8 @@ def _scan(text: str) -> tuple[list[str], list[_Found]]:
             clause = clause_of[index]
             parts = segments(clause.text, [dr.span for dr in group])
             found.extend(
-                _Found(dr, clause, sentence, len(drafts), soft or hedged(clause.text),
-                       emotions[i], segment)
+                Found(dr, clause, sentence, len(drafts), soft or hedged(clause.text),
+                      emotions[i], segment)
                 for dr, segment in zip(group, parts, strict=True)
             )  # fmt: skip
     return quarantined, found
@@ -258,82 +236,6 @@ def _clause_drafts(clause: Clause) -> list[Draft]:
             continue
         kept.append(dr)
     return sorted(kept, key=lambda x: x.span)
-
-
-def _finish(f: _Found, timestamp: datetime) -> ExtractedFact | None:
-    dr = f.draft
-    update, confidence = dr.update, dr.confidence
-    if f.hedged:
-        if dr.kind == "retraction":
-            return None  # "maybe we'll scrap the trip" withdraws nothing yet
-        update, confidence = d.S, min(confidence, d.HEDGED)
-    mention = _event_time(f, timestamp) if dr.dates != "none" else None
-    if dr.needs_date and mention is None:
-        return None
-    event_time = mention.when if mention else (timestamp if dr.dated_now else None)
-    categories = dict(dr.categories)
-    if dr.near_logistics and (
-        (event_time is not None and abs(event_time - timestamp) <= _NEAR)
-        or (event_time is None and _TODAY.search(f.clause.text))
-    ):
-        categories = dict(d.LOGISTICS)
-    if update is d.R and ALSO.search(f.clause.text) and _additive(categories):
-        update = d.A  # "I also love chocolate": one more taste beside the others, not a change
-    value = dr.value
-    if value is None and mention is not None and dr.kind.startswith(("obligation", "logistics")):
-        value = mention.text
-    first_word = f.segment.split()[0].lower() if f.segment.split() else ""
-    # Only families that match on the user's verb can start a clause with it ("Works at …").
-    verb_first = (
-        f.clause.text.find(f.segment) == dr.span[0]
-        and first_word not in _DETS
-        and not dr.kind.startswith(_NOUN_FAMILIES)
-        and not dr.kind.endswith(_NOUN_KINDS)
-    )
-    text = third_person(f.segment, verb_first) or f.clause.text
-    if update is not d.S and confidence >= d.STATED:  # "thinking about moving to X" is no fact
-        text = with_statement(text, dr.statement or statement(dr.slot_key, value))
-    text = with_date(text, mention.when if mention else None)[:_MAX_TEXT]
-    return ExtractedFact(
-        text=text,
-        categories=categories,
-        slot_key=dr.slot_key,
-        value=value,
-        confidence=confidence,
-        update=update,
-        event_time=event_time,
-        numeric=dr.numeric,
-        emotional_loading=f.emotion,
-        prototype=dr.prototype or "check",
-    )
-
-
-#: Categories in which a value can be one more among several (tastes, pastimes, interests).
-_ADDITIVE_CATEGORIES = frozenset(
-    {d.C.PREFERENCES_HABITS, d.C.HOBBIES_RECREATION, d.C.INTELLECTUAL_INTERESTS}
-)
-
-
-def _additive(categories: dict[d.C, float]) -> bool:
-    return max(categories.items(), key=lambda kv: kv[1])[0] in _ADDITIVE_CATEGORIES
-
-
-def _event_time(f: _Found, timestamp: datetime) -> DateMention | None:
-    prefer: Prefer = "past" if f.draft.dates == "past" else "future"
-    if f.draft.kind != "event.rescheduled" and _PAST_TENSE.search(f.clause.text):
-        prefer = "past"  # "I won the tournament on Friday": the Friday that has been
-    segment = f.clause.text[f.draft.span[0] :]
-    mention = find_event_time(segment, timestamp, prefer) or find_event_time(
-        f.clause.text, timestamp, prefer
-    )
-    if (
-        mention is None
-        and f.sentence_drafts == 1
-        and f.sentence != f.clause.text
-        and f.draft.kind.startswith(("obligation", "logistics"))
-    ):
-        mention = find_event_time(f.sentence, timestamp, prefer)
-    return mention
 
 
 class _Context:
@@ -377,7 +279,7 @@ def _link(pending: list[_Fact], context: _Context) -> list[ExtractedFact]:
                 fact,
                 retracts=targets,
                 categories=dict(categories_for_slot(targets[0])),
-                text=f'{describe_cancel(targets[0])} ("{clause}")'[:_MAX_TEXT],
+                text=f'{describe_cancel(targets[0])} ("{clause}")'[:MAX_TEXT],
             )
             seen.extend((t, fact.text) for t in targets)
             last_retracted = targets
@@ -418,7 +320,7 @@ def _plain_slots(text: str) -> tuple[tuple[str, str], ...]:
 def _quarantine(sentences_: list[str]) -> ExtractedFact:
     content = " ".join(sentences_)
     return ExtractedFact(
-        text=f"Quarantined instruction-like content: {content}"[:_MAX_TEXT],
+        text=f"Quarantined instruction-like content: {content}"[:MAX_TEXT],
         categories=dict(d.OTHER),
         confidence=1.0,
         update=d.A,

@@ -41,10 +41,11 @@ from schemas.records import FactRecord
 from workers.errors import FRError
 from workers.lifecycle.association import ANCHORS, TO_PREFIX, Associations, is_free, is_pseudo
 from workers.lifecycle.change_naming import CHANGES, NAMED_PREFIX, ChangeNaming
+from workers.lifecycle.episodes import EPISODE_PREFIX
 from workers.lifecycle.facts import fact_store
 from workers.lifecycle.retargeting import RETRACTIONS, RT_PREFIX, Retargeting
 from workers.lifecycle.rules import group_key
-from workers.lifecycle.service import EPISODE_PREFIX, LifecycleService, Transition
+from workers.lifecycle.service import LifecycleService, Transition
 from workers.ports import (
     FactStore,
     SlotEdges,

@@ -16,6 +16,9 @@ Crash-safety contract:
 * `redact` writes the surviving records to ``segments.new``, fsyncs them, then swaps the
   directories by renames (``segments`` → ``segments.old``, ``segments.new`` → ``segments``) and
   deletes ``segments.old``. Opening the log finishes or discards an interrupted swap.
+
+This module keeps the writer's state (the open segment, its intact end, the lock); the byte-level
+work — framing, reading a snapshot, recovering on open — is `log_segments.py`.
 """
 
 from __future__ import annotations
@@ -24,191 +27,19 @@ import fcntl
 import io
 import logging
 import os
-import re
 import shutil
 import threading
-import zlib
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Final
 
-from pydantic import TypeAdapter, ValidationError
-
 from schemas.events import ForgetCommand, LogRecord
 from workers.errors import StorageError
+from workers.stores import log_segments as seg
 
 log = logging.getLogger(__name__)
 
 SEGMENT_BYTES: Final = 64 * 1024 * 1024
-_STORE: Final = "event log"
-_ADAPTER: Final[TypeAdapter[LogRecord]] = TypeAdapter(LogRecord)
-_SEGMENT_RE: Final = re.compile(r"log-(\d{6,})\.jsonl")
-_LIVE, _NEW, _OLD = "segments", "segments.new", "segments.old"
-_READ_BUFFER: Final = 1 << 20
-_TAIL_CHUNK: Final = 64 * 1024
-
-
-def _frame(record: LogRecord) -> bytes:
-    payload = _ADAPTER.dump_json(record)
-    return b"%08x %s\n" % (zlib.crc32(payload), payload)
-
-
-def _payload(line: bytes) -> bytes | None:
-    """The json of an intact line (newline-terminated, checksum matches), else None."""
-    if len(line) < 11 or line[-1] != 0x0A or line[8] != 0x20:
-        return None
-    payload = line[9:-1]
-    return payload if b"%08x" % zlib.crc32(payload) == line[:8] else None
-
-
-def _segment_name(number: int) -> str:
-    return f"log-{number:06d}.jsonl"
-
-
-def _segments(live: Path) -> list[Path]:
-    """Segment files in append order (numeric, so that log-1000000 sorts after log-999999)."""
-    found = [(int(m.group(1)), p) for p in live.iterdir() if (m := _SEGMENT_RE.fullmatch(p.name))]
-    return [p for _, p in sorted(found)]
-
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _intact_end(path: Path) -> tuple[int, int]:
-    """(offset where a torn tail starts, file size); equal when the last line is intact."""
-    with path.open("rb") as f:
-        size = f.seek(0, os.SEEK_END)
-        if size == 0:
-            return 0, 0
-        start = _line_start(f, size - 1)
-        f.seek(size - 1)
-        if f.read(1) != b"\n":
-            return start, size  # unterminated: don't read what may be megabytes of garbage
-        f.seek(start)
-        return (size if _payload(f.read(size - start)) is not None else start), size
-
-
-def _line_start(f: IO[bytes], end: int) -> int:
-    """Offset just after the last newline before `end`, or 0."""
-    pos = end
-    while pos > 0:
-        step = min(_TAIL_CHUNK, pos)
-        pos -= step
-        f.seek(pos)
-        i = f.read(step).rfind(b"\n")
-        if i >= 0:
-            return pos + i + 1
-    return 0
-
-
-def _recover(root: Path) -> Path:
-    """Finish or discard a `redact` interrupted by a crash; returns the live segment dir."""
-    live, new, old = root / _LIVE, root / _NEW, root / _OLD
-    if not live.exists():
-        if new.exists():
-            # Crashed between the two renames: segments.new was complete and fsynced first.
-            log.warning("event log: finishing an interrupted redact in %s", root)
-            new.rename(live)
-        elif old.exists():
-            raise StorageError(_STORE, "open", f"{old} exists without {live}; refusing to guess")
-    for leftover in (new, old):
-        if leftover.exists():
-            # .new is an unfinished rewrite; .old holds records a finished redact erased.
-            log.warning("event log: removing %s left by an interrupted redact", leftover)
-            shutil.rmtree(leftover)
-    live.mkdir(exist_ok=True)
-    _fsync_dir(root)
-    return live
-
-
-def _acquire_lock(path: Path) -> IO[bytes]:
-    f = path.open("a+b")
-    try:
-        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        f.seek(0)
-        holder = f.read().decode(errors="replace").strip() or "unknown"
-        f.close()
-        detail = f"{path.parent} is locked by another writer (pid {holder})"
-        raise StorageError(_STORE, "open", detail) from None
-    except OSError:
-        f.close()
-        raise
-    f.truncate(0)
-    f.write(f"{os.getpid()}\n".encode())
-    f.flush()
-    return f
-
-
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """What a scan reads: (segment, bytes to read) in order, and a torn tail to skip."""
-
-    parts: list[tuple[Path, int]]
-    torn: tuple[Path, int, int] | None  # (segment, offset, bytes)
-
-
-#: What every edge line holds, and no other record's can (a string inside a value would be
-#: escaped): `read_commands` skips the lines with it unparsed.
-_EDGE_MARK = b'"kind":"edge"'
-
-
-def _lines(plan: _Plan) -> Iterator[tuple[Path, int, bytes]]:
-    """(segment, line number, raw line) of every complete line in the plan."""
-    for path, limit in plan.parts:
-        try:
-            with path.open("rb", buffering=_READ_BUFFER) as f:
-                pos = 0
-                for lineno, line in enumerate(f, 1):
-                    if pos >= limit:
-                        break  # appended after the snapshot, or the torn tail
-                    pos += len(line)
-                    yield path, lineno, line
-        except OSError as exc:
-            raise StorageError(_STORE, "read", f"{path}: {exc}") from exc
-    if plan.torn is not None:
-        log.warning("event log: skipped a torn tail: %s (offset %d, %d bytes)", *plan.torn)
-
-
-def _scan(plan: _Plan) -> Iterator[tuple[LogRecord, bytes]]:
-    """(record, raw line) for every intact record in the plan; raises on a bad one."""
-    for path, lineno, line in _lines(plan):
-        yield _parse(line, path, lineno), line
-
-
-def _parse(line: bytes, path: Path, lineno: int) -> LogRecord:
-    payload = _payload(line)
-    if payload is None:
-        detail = "bad checksum or framing" if line.endswith(b"\n") else "incomplete record"
-        raise StorageError(_STORE, "read", f"{path}:{lineno}: corrupt record ({detail})")
-    try:
-        return _ADAPTER.validate_json(payload)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise StorageError(
-            _STORE, "read", f"{path}:{lineno}: invalid record: {where}: {first['msg']}"
-        ) from exc
-
-
-def _count_lines(path: Path, limit: int) -> int:
-    with path.open("rb") as f:
-        return sum(
-            f.read(min(_READ_BUFFER, limit - pos)).count(b"\n")
-            for pos in range(0, limit, _READ_BUFFER)
-        )
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:  # a regular file takes it all at once, but a signal may cut a write short
-        view = view[os.write(fd, view) :]
 
 
 class FileEventLog:
@@ -237,16 +68,16 @@ class FileEventLog:
         self._failed: str | None = None
         try:
             self._root.mkdir(parents=True, exist_ok=True)
-            self._lock: IO[bytes] | None = _acquire_lock(self._root / "LOCK")
+            self._lock: IO[bytes] | None = seg.acquire_lock(self._root / "LOCK")
         except OSError as exc:
-            raise StorageError(_STORE, "open", f"{self._root}: {exc}") from exc
+            raise StorageError(seg.STORE, "open", f"{self._root}: {exc}") from exc
         try:
-            self._live = _recover(self._root)
+            self._live = seg.recover(self._root)
             self._open_tail()
         except BaseException as exc:
             self._release()
             if isinstance(exc, OSError):
-                raise StorageError(_STORE, "open", f"{self._root}: {exc}") from exc
+                raise StorageError(seg.STORE, "open", f"{self._root}: {exc}") from exc
             raise
 
     def append(self, records: Sequence[LogRecord]) -> None:
@@ -256,7 +87,7 @@ class FileEventLog:
         """
         if not records:
             return
-        data = b"".join(_frame(r) for r in records)
+        data = b"".join(seg.frame(r) for r in records)
         with self._mutex:
             writer = self._writable("append")
             try:
@@ -267,12 +98,12 @@ class FileEventLog:
                 if self._end > 0 and self._end + len(data) > self._segment_bytes:
                     self._close_writer()
                     writer = self._start_segment(self._number + 1)
-                _write_all(writer.fileno(), data)
+                seg.write_all(writer.fileno(), data)
                 if self._fsync:
                     os.fsync(writer.fileno())
             except OSError as exc:
                 self._undo(exc)
-                raise StorageError(_STORE, "append", f"{self._current}: {exc}") from exc
+                raise StorageError(seg.STORE, "append", f"{self._current}: {exc}") from exc
             self._end += len(data)
             self._dirty = not self._fsync
 
@@ -283,15 +114,15 @@ class FileEventLog:
         with its file and line number.
         """
         plan = self._plan()
-        return (record for record, _ in _scan(plan))
+        return (record for record, _ in seg.scan(plan))
 
     def read_commands(self) -> Iterator[tuple[int, ForgetCommand]]:
         """(position, command) of every forget command, positions counted as `read` counts
         them; edge lines are skipped unparsed (replay's first pass: it reads the log twice).
         Edge lines are checked by the second pass, `read`."""
-        for position, (path, lineno, line) in enumerate(_lines(self._plan())):
-            if _EDGE_MARK not in line:
-                record = _parse(line, path, lineno)
+        for position, (path, lineno, line) in enumerate(seg.lines(self._plan())):
+            if seg.EDGE_MARK not in line:
+                record = seg.parse(line, path, lineno)
                 if isinstance(record, ForgetCommand):
                     yield position, record
 
@@ -305,7 +136,7 @@ class FileEventLog:
         with self._mutex:
             self._writable("redact")
             plan = self._plan(locked=True)
-            new, live, old = self._root / _NEW, self._live, self._root / _OLD
+            new, live, old = self._root / seg.NEW, self._live, self._root / seg.OLD
             try:
                 shutil.rmtree(new, ignore_errors=True)
                 new.mkdir()
@@ -313,7 +144,7 @@ class FileEventLog:
             except BaseException as exc:
                 shutil.rmtree(new, ignore_errors=True)
                 if isinstance(exc, OSError):
-                    raise StorageError(_STORE, "redact", f"{new}: {exc}") from exc
+                    raise StorageError(seg.STORE, "redact", f"{new}: {exc}") from exc
                 raise
             if removed == 0:
                 shutil.rmtree(new)
@@ -321,15 +152,15 @@ class FileEventLog:
             try:
                 self._close_writer()
                 live.rename(old)
-                _fsync_dir(self._root)  # so the second rename can never persist alone
+                seg.fsync_dir(self._root)  # so the second rename can never persist alone
                 new.rename(live)
-                _fsync_dir(self._root)
+                seg.fsync_dir(self._root)
                 self._open_tail()
                 shutil.rmtree(old)
-                _fsync_dir(self._root)
+                seg.fsync_dir(self._root)
             except OSError as exc:
                 self._failed = f"redact interrupted ({exc}); reopen the log to recover"
-                raise StorageError(_STORE, "redact", self._failed) from exc
+                raise StorageError(seg.STORE, "redact", self._failed) from exc
             log.info("event log: redacted %d records", removed)
             return removed
 
@@ -337,9 +168,9 @@ class FileEventLog:
         """Intact records (complete lines before a torn tail); read() checks their content."""
         plan = self._plan()
         try:
-            return sum(_count_lines(path, limit) for path, limit in plan.parts)
+            return sum(seg.count_lines(path, limit) for path, limit in plan.parts)
         except OSError as exc:
-            raise StorageError(_STORE, "count", str(exc)) from exc
+            raise StorageError(seg.STORE, "count", str(exc)) from exc
 
     def size_bytes(self) -> int:
         """Bytes the segments take on disk, torn tail included."""
@@ -354,7 +185,7 @@ class FileEventLog:
             try:
                 self._close_writer()
             except OSError as exc:
-                raise StorageError(_STORE, "close", f"{self._current}: {exc}") from exc
+                raise StorageError(seg.STORE, "close", f"{self._current}: {exc}") from exc
             finally:
                 self._release()
 
@@ -370,26 +201,26 @@ class FileEventLog:
         if self._failed is not None:
             # After a failed write or fsync the file's state is unknown (fsync errors may drop
             # dirty pages): refuse to write on top of it until a reopen re-checks the tail.
-            raise StorageError(_STORE, operation, self._failed)
+            raise StorageError(seg.STORE, operation, self._failed)
         if self._lock is None or self._writer is None:
-            raise StorageError(_STORE, operation, f"{self._root}: the log is closed")
+            raise StorageError(seg.STORE, operation, f"{self._root}: the log is closed")
         return self._writer
 
     def _open_tail(self) -> None:
-        segments = _segments(self._live)
+        segments = seg.segments(self._live)
         if not segments:
             self._start_segment(1)
             return
         self._current, self._number = segments[-1], int(segments[-1].name[4:-6])
-        self._end, size = _intact_end(self._current)
+        self._end, size = seg.intact_end(self._current)
         self._torn = size - self._end
         self._writer = open(self._current, "ab", buffering=0)  # noqa: SIM115 - see close()
 
     def _start_segment(self, number: int) -> io.FileIO:
-        path = self._live / _segment_name(number)
+        path = self._live / seg.segment_name(number)
         self._writer = writer = open(path, "ab", buffering=0)  # noqa: SIM115 - see close()
         self._current, self._number, self._end, self._torn = path, number, 0, 0
-        _fsync_dir(self._live)  # the new file's directory entry must survive a crash too
+        seg.fsync_dir(self._live)  # the new file's directory entry must survive a crash too
         return writer
 
     def _truncate(self, writer: io.FileIO, end: int) -> None:
@@ -411,7 +242,7 @@ class FileEventLog:
         with writer:
             if self._dirty:
                 os.fsync(writer.fileno())
-                _fsync_dir(self._live)
+                seg.fsync_dir(self._live)
                 self._dirty = False
 
     def _release(self) -> None:
@@ -423,25 +254,25 @@ class FileEventLog:
             fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
             lock.close()
 
-    def _plan(self, locked: bool = False) -> _Plan:
+    def _plan(self, locked: bool = False) -> seg.Plan:
         if not locked:
             with self._mutex:
                 return self._plan(locked=True)
         if self._lock is None:
-            raise StorageError(_STORE, "read", f"{self._root}: the log is closed")
+            raise StorageError(seg.STORE, "read", f"{self._root}: the log is closed")
         try:
-            sealed = [(p, p.stat().st_size) for p in _segments(self._live) if p != self._current]
+            sealed = [(p, p.stat().st_size) for p in seg.segments(self._live) if p != self._current]
         except OSError as exc:
-            raise StorageError(_STORE, "read", f"{self._live}: {exc}") from exc
+            raise StorageError(seg.STORE, "read", f"{self._live}: {exc}") from exc
         torn = (self._current, self._end, self._torn) if self._torn else None
-        return _Plan([*sealed, (self._current, self._end)], torn)
+        return seg.Plan([*sealed, (self._current, self._end)], torn)
 
-    def _rewrite(self, plan: _Plan, keep: Callable[[LogRecord], bool], target: Path) -> int:
+    def _rewrite(self, plan: seg.Plan, keep: Callable[[LogRecord], bool], target: Path) -> int:
         """Copy the raw lines `keep` accepts into new segments in `target`; returns removed."""
         removed, number, size = 0, 1, 0
-        out = (target / _segment_name(number)).open("wb")
+        out = (target / seg.segment_name(number)).open("wb")
         try:
-            for record, line in _scan(plan):
+            for record, line in seg.scan(plan):
                 if not keep(record):
                     removed += 1
                     continue
@@ -450,12 +281,12 @@ class FileEventLog:
                     os.fsync(out.fileno())
                     out.close()
                     number, size = number + 1, 0
-                    out = (target / _segment_name(number)).open("wb")
+                    out = (target / seg.segment_name(number)).open("wb")
                 out.write(line)
                 size += len(line)
             out.flush()
             os.fsync(out.fileno())
         finally:
             out.close()
-        _fsync_dir(target)
+        seg.fsync_dir(target)
         return removed

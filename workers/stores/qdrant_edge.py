@@ -18,6 +18,8 @@ dense searches of larger ones, and cut by (score, edge id) (workers/stores/searc
 
 qdrant-edge-py raises bare `Exception`s; every call into it goes through `_calling`, which
 turns them into `StorageError`.
+The shard's index configuration and the translations of points, filters and records into
+qdrant-edge-py objects are `qdrant_edge_schema.py`.
 """
 
 from __future__ import annotations
@@ -35,13 +37,14 @@ import qdrant_edge as qe
 from schemas.records import FactRecord, Lifecycle
 from workers.errors import StorageError
 from workers.ports import Hit, IndexedFact, SearchFilter, SparseVector, TermCounts
+from workers.stores import qdrant_edge_schema as edge_schema
 from workers.stores import qdrant_payload as layout
 from workers.stores.search_plan import SearchPlan
 from workers.stores.stable_top import ScoredId, stable_top
 
 log = logging.getLogger(__name__)
 
-_STORE = "qdrant-edge"
+_STORE = edge_schema.STORE
 _CONFIG_FILE = "edge_config.json"  # written by EdgeShard.create: its presence means "load"
 
 T = TypeVar("T")
@@ -85,7 +88,7 @@ class QdrantEdgeIndex:
         layout.check_owner(user_id, items)
         if not items:
             return
-        points = [_edge_point(layout.to_point(item)) for item in items]
+        points = [edge_schema.edge_point(layout.to_point(item)) for item in items]
         with self._write_lock, self._writing(user_id):
             self._calling("upsert", self._shard.update, qe.UpdateOperation.upsert_points(points))
 
@@ -111,7 +114,7 @@ class QdrantEdgeIndex:
         with self._write_lock, self._writing(user_id):
             existing = self._count(user_id)
             if existing:
-                op = qe.UpdateOperation.delete_points_by_filter(_owner_filter(user_id))
+                op = qe.UpdateOperation.delete_points_by_filter(edge_schema.owner_filter(user_id))
                 self._calling("delete_user", self._shard.update, op)
             return existing
 
@@ -119,7 +122,7 @@ class QdrantEdgeIndex:
 
     def get(self, user_id: str, edge_ids: Sequence[str]) -> list[FactRecord]:
         records = self._retrieve(user_id, edge_ids, True, with_dense=True)
-        return [_record(r.payload, layout.dense_of(r.vector)) for r in records]
+        return [edge_schema.record_of(r.payload, layout.dense_of(r.vector)) for r in records]
 
     def search_dense(
         self, user_id: str, vector: np.ndarray, limit: int, flt: SearchFilter
@@ -145,7 +148,9 @@ class QdrantEdgeIndex:
         for term in dict.fromkeys(terms):
             found = known.get(term)
             if found is None:
-                request = qe.CountRequest(exact=True, filter=_owner_filter(user_id, term))
+                request = qe.CountRequest(
+                    exact=True, filter=edge_schema.owner_filter(user_id, term)
+                )
                 found = (
                     int(self._calling("term_counts", self._shard.count, request)) if facts else 0
                 )
@@ -160,13 +165,13 @@ class QdrantEdgeIndex:
             request = qe.ScrollRequest(
                 offset=offset,
                 limit=layout.SCROLL_PAGE,
-                filter=_owner_filter(user_id),
+                filter=edge_schema.owner_filter(user_id),
                 with_payload=True,
                 with_vector=[layout.DENSE],
             )
             records, offset = self._calling("scroll", self._shard.scroll, request)
             for record in records:
-                yield _record(record.payload, layout.dense_of(record.vector))
+                yield edge_schema.record_of(record.payload, layout.dense_of(record.vector))
             if offset is None:
                 return
 
@@ -219,7 +224,7 @@ class QdrantEdgeIndex:
     # -- internals ----------------------------------------------------------------------
 
     def _count(self, user_id: str | None) -> int:
-        flt = None if user_id is None else _owner_filter(user_id)
+        flt = None if user_id is None else edge_schema.owner_filter(user_id)
         request = qe.CountRequest(exact=True, filter=flt)
         return int(self._calling("count", self._shard.count, request))
 
@@ -242,7 +247,7 @@ class QdrantEdgeIndex:
         config = qe.EdgeConfig(
             vectors={layout.DENSE: qe.EdgeVectorParams(size=self._dim, distance=qe.Distance.Dot)},
             sparse_vectors={layout.SPARSE: qe.EdgeSparseVectorParams()},
-            hnsw_config=_TENANT_HNSW,
+            hnsw_config=edge_schema.TENANT_HNSW,
         )
         if (self._path / _CONFIG_FILE).exists():
             # Passing the config makes Qdrant Edge check it against the stored segments.
@@ -260,7 +265,7 @@ class QdrantEdgeIndex:
             log.info("created Qdrant Edge shard %s (dim %d)", self._path, self._dim)
         try:
             indexed = set(shard.info().payload_schema)
-            for field, schema in _payload_indexes().items():
+            for field, schema in edge_schema.payload_indexes().items():
                 if field not in indexed:
                     shard.update(qe.UpdateOperation.create_field_index(field, schema))
         except BaseException:
@@ -284,12 +289,14 @@ class QdrantEdgeIndex:
         vectors = [layout.DENSE, layout.SPARSE] if with_sparse else [layout.DENSE]
 
         def fetch(n: int) -> list[ScoredId]:
-            params = qe.SearchParams(hnsw_ef=self._plan.beam(n)) if approximate else _EXACT
+            params = (
+                qe.SearchParams(hnsw_ef=self._plan.beam(n)) if approximate else edge_schema.EXACT
+            )
             request = qe.QueryRequest(
                 limit=n,
                 query=query,
-                filter=_search_filter(user_id, flt),
-                with_payload=_EDGE_ID,
+                filter=edge_schema.search_filter(user_id, flt),
+                with_payload=edge_schema.EDGE_ID_ONLY,
                 with_vector=False,
                 params=params,
             )
@@ -313,7 +320,7 @@ class QdrantEdgeIndex:
                 continue  # erased between the search and the read
             # The query path reads σ from `dense`; rebuilding the edge's embedding blob for
             # every hit would cost more than the search itself (base64 of 384 floats).
-            record = _record(point.payload, None, restore_embedding=False)
+            record = edge_schema.record_of(point.payload, None, restore_embedding=False)
             sparse = layout.sparse_of(point.vector) if with_sparse else None
             hits.append(Hit(record, k.score, layout.dense_of(point.vector), sparse))
         return hits
@@ -342,67 +349,3 @@ class QdrantEdgeIndex:
             raise
         except Exception as exc:  # qdrant-edge-py raises bare Exception for everything
             raise StorageError(_STORE, operation, f"{self._path}: {exc}") from exc
-
-
-#: Exact search: scores must not depend on an approximate index's build history.
-_EXACT = qe.SearchParams(exact=True)
-#: The payload a search reads before the cut.
-_EDGE_ID = ["edge_id"]
-#: HNSW for many small tenants and a few huge ones (Qdrant's multitenancy layout): no
-#: graph over all points (`m=0`: no search crosses users), a graph per tenant (`payload_m`
-#: on the `is_tenant` field) built only for tenants too large to scan (Qdrant scans a
-#: filter matching fewer than `full_scan_threshold` KB of vectors, ≈ 6,600 of 384-d).
-#: Built by `optimize`. A shard created before keeps its data: the config is rewritten.
-_TENANT_HNSW = qe.HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000, payload_m=16)
-
-
-def _payload_indexes() -> dict[str, Any]:
-    return {
-        "user_id": qe.KeywordIndexParams(is_tenant=True),
-        "category": qe.PayloadSchemaType.Keyword,
-        "state": qe.PayloadSchemaType.Keyword,
-        "ingest_ts": qe.PayloadSchemaType.Float,
-        layout.TERMS: qe.IntegerIndexParams(lookup=True, range=False),
-    }
-
-
-def _edge_point(point: layout.PointData) -> qe.Point:
-    vectors: dict[str, qe.NamedVector] = {layout.DENSE: point.dense}
-    # An empty sparse vector is left out: it matches nothing, and Qdrant's engines disagree
-    # on whether it counts in the IDF corpus size N.
-    if point.sparse_indices:
-        vectors[layout.SPARSE] = qe.SparseVector(point.sparse_indices, point.sparse_values)
-    return qe.Point(point.id, vectors, point.payload)
-
-
-def _owner_filter(user_id: str, term: int | None = None) -> qe.Filter:
-    """The user's facts (containing `term`, when given)."""
-    must: list[qe.ConditionType] = [qe.FieldCondition("user_id", match=qe.MatchValue(user_id))]
-    if term is not None:
-        must.append(qe.FieldCondition(layout.TERMS, match=qe.MatchValue(term)))
-    return qe.Filter(must=must)
-
-
-def _search_filter(user_id: str, flt: SearchFilter) -> qe.Filter:
-    must: list[qe.ConditionType] = [qe.FieldCondition("user_id", match=qe.MatchValue(user_id))]
-    if flt.states is not None:
-        must.append(
-            qe.FieldCondition("state", match=qe.MatchAny(sorted(s.value for s in flt.states)))
-        )
-    if flt.categories is not None:
-        values = sorted(c.value for c in flt.categories)
-        must.append(qe.FieldCondition("category", match=qe.MatchAny(values)))
-    if flt.ingested_before is not None:
-        before = layout.epoch(flt.ingested_before)
-        must.append(qe.FieldCondition("ingest_ts", range=qe.RangeFloat(lt=before)))
-    return qe.Filter(must=must)
-
-
-def _record(
-    payload: Mapping[str, Any] | None, dense: np.ndarray | None, *, restore_embedding: bool = True
-) -> FactRecord:
-    if payload is None:
-        raise StorageError(_STORE, "read", "a point came back without its payload")
-    if not restore_embedding:
-        return layout.to_record_without_embedding(payload)
-    return layout.to_record(payload, dense)

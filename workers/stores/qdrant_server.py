@@ -335,7 +335,7 @@ _INDEXES: dict[
 }
 #: Exact search: scores must not depend on an approximate index's build history.
 _EXACT = models.SearchParams(exact=True)
-#: Qdrant's multitenancy layout (see `qdrant_edge._TENANT_HNSW`): no graph across users,
+#: Qdrant's multitenancy layout (see `qdrant_edge_schema.TENANT_HNSW`): no graph across users,
 #: one per tenant large enough to need it; the server builds them in the background.
 _TENANT_HNSW = models.HnswConfigDiff(
     m=0, payload_m=16, ef_construct=100, full_scan_threshold=10_000
