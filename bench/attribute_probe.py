@@ -123,9 +123,9 @@ def train(embedder: Embedder) -> tuple[np.ndarray, dict[str, Any]]:
     return weights, meta
 
 
-def write(out: Path, weights: np.ndarray, meta: dict[str, Any]) -> list[Path]:
+def write(out: Path, weights: np.ndarray, meta: dict[str, Any], asset: str = ASSET) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
-    npy, js = out / f"{ASSET}.npy", out / f"{ASSET}.json"
+    npy, js = out / f"{asset}.npy", out / f"{asset}.json"
     with npy.open("wb") as f:
         np.save(f, weights, allow_pickle=False)
     js.write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")

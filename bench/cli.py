@@ -127,6 +127,20 @@ def register(
     b.add_argument("--embedder", choices=OFFLINE_EMBEDDERS, default=DEFAULT_EMBEDDER)
     b = bench.add_parser("train-attributes", parents=[common], help="train the attribute probe")
     b.add_argument("--out", type=Path, required=True, help="directory for attribute_probe.*")
+    b = bench.add_parser("train-withdrawals", parents=[common], help="train the withdrawal probe")
+    b.add_argument("--out", type=Path, required=True, help="directory for withdrawal_probe.*")
+    b = bench.add_parser("withdrawal-probe", parents=[common], help="measure the withdrawal probe")
+    b.add_argument("--weights", type=Path, help="directory of a trained probe (default: shipped)")
+    b.add_argument("--personas", type=int, default=20, help="of the generator's TEST half")
+    b.add_argument("--seed", type=int, default=29)
+    b.add_argument("--locomo", type=Path, help="LoCoMo JSON: rate of flagged turns (no training)")
+    b.add_argument("--sample", type=int, default=40, help="flagged LoCoMo turns to print")
+    b.add_argument("--json", action="store_true")
+    b.add_argument(
+        "--leave-one-out",
+        action="store_true",
+        help="judge each development set by a probe trained without it",
+    )
     b = bench.add_parser("attribute-probe", parents=[common], help="probe vs prototypes")
     b.add_argument("--weights", type=Path, help="directory of a trained probe (default: shipped)")
     b.add_argument("--personas", type=int, default=20, help="of the generator's TEST half")
@@ -305,6 +319,10 @@ def run(args: argparse.Namespace) -> int:
         from bench import paper_cases
 
         return paper_cases.run(args)
+    if args.bench in ("train-withdrawals", "withdrawal-probe"):
+        from bench import withdrawal_probe
+
+        return withdrawal_probe.run(args)
     if args.bench in ("train-attributes", "attribute-probe"):
         from bench import attribute_probe
 

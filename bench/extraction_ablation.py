@@ -63,12 +63,17 @@ def without(names: Iterable[str]) -> Iterator[None]:
         raise ConfigError(f"bench extraction-ablation: no pattern module {sorted(unknown)}")
     saved = rules.FAMILIES
     rules.FAMILIES = tuple(f for f in saved if module_name(f) not in left_out)
-    rules._plain_slots.cache_clear()  # context scans cached with the other families
+    _clear_scans()  # scans cached with the other families
     try:
         yield
     finally:
         rules.FAMILIES = saved
-        rules._plain_slots.cache_clear()
+        _clear_scans()
+
+
+def _clear_scans() -> None:
+    rules._plain_slots.cache_clear()
+    rules._scan_once.cache_clear()
 
 
 # --- coverage -------------------------------------------------------------------------------

@@ -32,12 +32,12 @@ from bench.locomo_ablations import ABLATIONS
 from bench.locomo_data import CATEGORY_NAMES, Conversation, Question, load, write_turns
 from bench.locomo_store import open_store, stamp_of
 from bench.scratch import bench_root
+from frecall.bootstrap import rule_extractor
 from frecall.embedded.pipeline import EmbeddedPipeline
 from schemas.query import QueryRequest, QueryResult
 from scorer.score import ScoringOptions
 from workers.app import App
 from workers.errors import ConfigError
-from workers.extraction.rules import RuleExtractor
 from workers.progress import Progress
 from workers.query.intent import detect_intent
 from workers.query.routing import CategoryRouter
@@ -76,7 +76,7 @@ def _ingest(app: App, conversations: Sequence[Conversation], run_dir: Path) -> d
     app.embedder.embed(["warm-up"])
     print(f"bench locomo: ingesting {turns} turns", file=sys.stderr)
     start = time.perf_counter()
-    report = EmbeddedPipeline(app).ingest_turns(path, RuleExtractor())
+    report = EmbeddedPipeline(app).ingest_turns(path, rule_extractor(app.policy, app.embedder))
     seconds = time.perf_counter() - start
     if not report.ok:
         print(

@@ -8,10 +8,11 @@ or SQLite slots, …). Which *deployment* runs is decided once, in `frecall.wiri
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from frecall.observability.timings import TimedEmbedder
 from frecall.settings import OFFLINE_EMBEDDERS, Settings
-from schemas.policy import load_policy
+from schemas.policy import Policy, load_policy
 from workers.app import App
 from workers.embedding.compat import check_log_model
 from workers.errors import ConfigError
@@ -20,6 +21,9 @@ from workers.query.service import Distiller
 from workers.stores.archive import ARCHIVE_FILE, Archive
 from workers.stores.dead_letters import FileDeadLetters
 from workers.stores.search_plan import SearchPlan
+
+if TYPE_CHECKING:
+    from workers.extraction.rules import RuleExtractor
 
 
 def make_embedder(settings: Settings) -> Embedder:
@@ -59,16 +63,20 @@ def embedder_settings(settings: Settings) -> dict[str, str]:
     }
 
 
-def make_extractor(settings: Settings, choice: str = "auto") -> FactExtractor:
+def make_extractor(
+    settings: Settings, choice: str = "auto", embedder: Embedder | None = None
+) -> FactExtractor:
     """The LLM extractor when an OpenAI-compatible endpoint is configured (or asked for),
-    else the offline rule extractor (issue: extraction; paper §3.5)."""
+    else the offline rule extractor (issue: extraction; paper §3.5). `embedder`: the one the
+    pipeline embeds turns with, for the rule extractor's withdrawal probe (made from the
+    settings when not given)."""
     use_llm = choice == "llm" or (
         choice == "auto" and bool(settings.openai_base_url or settings.openai_api_key)
     )
     if not use_llm:
-        from workers.extraction.rules import RuleExtractor
-
-        return RuleExtractor()
+        return rule_extractor(
+            load_policy(settings.policy_file), embedder or make_embedder(settings)
+        )
     if not settings.openai_base_url and not settings.openai_api_key:
         raise ConfigError("the LLM extractor needs FR_OPENAI_BASE_URL or FR_OPENAI_API_KEY")
     import openai
@@ -78,6 +86,16 @@ def make_extractor(settings: Settings, choice: str = "auto") -> FactExtractor:
     key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else "none"
     client = openai.OpenAI(base_url=settings.openai_base_url, api_key=key)
     return LLMExtractor(client, settings.llm_model)
+
+
+def rule_extractor(policy: Policy, embedder: Embedder) -> RuleExtractor:
+    """The offline extractor, yielding candidate withdrawals when the policy enables the
+    probe and the embedder is its model: the extraction stage confirms them from the raw
+    turn's vector (workers/extraction/withdrawal.py, withdrawal_probe.py)."""
+    from workers.extraction.rules import RuleExtractor
+    from workers.extraction.withdrawal_probe import WithdrawalGate
+
+    return RuleExtractor(withdrawal=WithdrawalGate.for_embedder(embedder, policy) is not None)
 
 
 def make_vectors(settings: Settings, dim: int, directory: Path | None = None) -> VectorIndex:

@@ -237,6 +237,18 @@ class PassedMentionsPolicy(BaseModel):
     enabled: bool = False
 
 
+class WithdrawalPolicy(BaseModel):
+    """Offline extraction: a user turn with no retraction marker whose MiniLM vector the
+    withdrawal probe (workers/extraction/withdrawal_probe.py) scores at least `threshold`
+    withdraws the plan it names, or the session's latest plan (paper §3.3, A.9, AV7).
+    Ours; the measurement that set it is `Policy.notes["withdrawal"]`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = True
+    threshold: float = Field(default=0.9, ge=0, le=1)
+
+
 class CompactionPolicy(BaseModel):
     """When a long-dead fact may leave the active store (docs/architecture.md, "Compaction":
     archive long-dead facts so the active store stays bounded; paper Appendix L projects
@@ -356,6 +368,8 @@ class Policy(BaseModel):
     #: the two (workers/query/newer_statements.py), on latest_value's window. Ours (A.7.3).
     newer_statements: NewerStatementsPolicy = NewerStatementsPolicy()
     compaction: CompactionPolicy = CompactionPolicy()
+    #: The trained withdrawal probe behind the retraction markers (offline extractor). Ours.
+    withdrawal: WithdrawalPolicy = WithdrawalPolicy()
     #: Where a setting departs from the paper or the paper is silent: why, and the
     #: measurement behind it (setting name → text). Documentation only.
     notes: dict[str, str] = {}

@@ -5,7 +5,8 @@ Edge ids derive from (session, turn, position), so a turn ingested or delivered 
 yields the same edges, and the lifecycle stage folds them away. A turn of any length is kept
 whole (its raw chunks); extraction and the session context see its bounded window
 (`workers/extraction/long_turns.py`). `embedded` finishes a batch: one embedder call, then the
-prototype classifier for the rule extractor's value-family facts
+prototype classifier for the rule extractor's value-family facts and the withdrawal probe for
+its candidate retractions, both over the vectors that call made
 (`workers/extraction/classify.py`).
 """
 
@@ -19,6 +20,7 @@ from workers.errors import ExtractionError, brief
 from workers.extraction.classify import embedded_edges
 from workers.extraction.model import ExtractedFact
 from workers.extraction.stage import edges_for_turn, extraction_turn
+from workers.extraction.withdrawal_probe import ReadsWithdrawal
 from workers.ports import Embedder, FactExtractor, TurnContext
 
 
@@ -57,6 +59,9 @@ def turn_edges(turn: TurnEvent, extractor: FactExtractor, context: TurnContext) 
     return TurnEdges(edges_for_turn(turn, facts), failure, list(facts))
 
 
-def embedded(embedder: Embedder, steps: Sequence[TurnEdges]) -> list[list[EdgeEvent]]:
-    """Each step's edges, embedded in one call and classified (see the module doc)."""
-    return embedded_edges([(step.edges, step.facts) for step in steps], embedder)
+def embedded(
+    embedder: Embedder, steps: Sequence[TurnEdges], withdrawal: ReadsWithdrawal | None = None
+) -> list[list[EdgeEvent]]:
+    """Each step's edges, embedded in one call and classified (see the module doc); a
+    candidate withdrawal stays only if `withdrawal` reads the raw turn's vector as one."""
+    return embedded_edges([(step.edges, step.facts) for step in steps], embedder, withdrawal)

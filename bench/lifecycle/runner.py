@@ -32,14 +32,13 @@ from bench.lifecycle.metrics import (
     summarize,
 )
 from bench.lifecycle.scenarios import AV_NAMES
-from frecall.bootstrap import build
+from frecall.bootstrap import build, rule_extractor
 from frecall.embedded.pipeline import EmbeddedPipeline
 from frecall.settings import Settings
 from schemas.query import QueryRequest, QueryResult
 from workers.app import App
 from workers.embedding.cached import CachedEmbedder
 from workers.errors import ConfigError
-from workers.extraction.rules import RuleExtractor
 from workers.progress import Progress
 from workers.query.routing import CategoryRouter
 
@@ -105,7 +104,9 @@ def _ingest(app: App, data: Path, track: str) -> dict[str, Any]:
     if track == "gold":
         report = pipeline.ingest_edges(data / "edges.jsonl")
     else:
-        report = pipeline.ingest_turns(data / "turns.jsonl", RuleExtractor())
+        report = pipeline.ingest_turns(
+            data / "turns.jsonl", rule_extractor(app.policy, app.embedder)
+        )
     seconds = time.perf_counter() - start
     print(f"bench lifecycle: ingested {report.accepted} edges in {seconds:.1f} s",
           file=sys.stderr)  # fmt: skip

@@ -14,11 +14,13 @@ from frecall.distributed.stores import (
     topics_of,
 )
 from frecall.settings import Settings
+from schemas.policy import load_policy
 from streams.faust_app import create_app, run_worker
 from streams.topics import ensure_topics
 from workers.distributed.extraction import ExtractionHandler
 from workers.distributed.messages import Rejections
 from workers.errors import ConfigError
+from workers.extraction.withdrawal_probe import WithdrawalGate
 
 ROLES = frozenset({"extraction", "lifecycle"})
 
@@ -36,9 +38,12 @@ def run(settings: Settings, roles: set[str], loglevel: str) -> None:
     reject = Rejections(stores.letters)
     extraction = lifecycle = None
     if "extraction" in roles:
-        extractor = make_extractor(settings)
         embedder = make_embedder(settings)
-        extraction = ExtractionHandler(extractor, embedder, stores.turns, stores.ledger, reject)
+        extractor = make_extractor(settings, embedder=embedder)
+        gate = WithdrawalGate.for_embedder(embedder, load_policy(settings.policy_file))
+        extraction = ExtractionHandler(
+            extractor, embedder, stores.turns, stores.ledger, reject, withdrawal=gate
+        )
     if "lifecycle" in roles:
         lifecycle = lifecycle_handler(stores, reject, settings.lifecycle_bulk)
     app = create_app(

@@ -19,6 +19,7 @@ from schemas.results import IngestReport
 from workers.app import App
 from workers.embedding.attach import foreign_vector, with_embeddings
 from workers.errors import FRError, InputError
+from workers.extraction.withdrawal_probe import WithdrawalGate
 from workers.inputs import EdgeInput, Item, Problems, read_jsonl
 from workers.lifecycle.service import ForgetReceipt
 from workers.ports import FactExtractor, TurnContext
@@ -73,6 +74,9 @@ class EmbeddedPipeline:
         #: False: one `apply` per edge, the reference path `frecall bench throughput` measures.
         self.bulk = bulk
         self.problems = Problems(app.dead_letters, err, quiet=quiet)
+        #: The probe that confirms the rule extractor's candidate withdrawals from the raw
+        #: turn's vector (none: they are dropped).
+        self.withdrawal = WithdrawalGate.for_embedder(app.embedder, app.policy)
 
     def ingest_edges(self, path: Path) -> IngestReport:
         """`frecall ingest-edges FILE.jsonl`: pre-extracted facts, one JSON object a line."""
@@ -136,7 +140,7 @@ class EmbeddedPipeline:
                     report.failed += 1
                 report.turns += 1
                 steps.append((position, raw, step))
-            edges = embedded(self.app.embedder, [step for _, _, step in steps])
+            edges = embedded(self.app.embedder, [step for _, _, step in steps], self.withdrawal)
             pending = [
                 _Pending(source, position, raw, edge)
                 for (position, raw, _), mine in zip(steps, edges, strict=True)

@@ -12,6 +12,7 @@ from schemas.streams import EDGES
 from workers.distributed.messages import Outgoing, Received, Rejections
 from workers.distributed.ports import DeliveryLedger
 from workers.errors import brief
+from workers.extraction.withdrawal_probe import ReadsWithdrawal
 from workers.ports import Embedder, FactExtractor, TurnContext
 from workers.turns import TurnEdges, embedded, turn_edges
 
@@ -27,8 +28,12 @@ class ExtractionHandler:
         context: TurnContext,
         ledger: DeliveryLedger,
         reject: Rejections,
+        withdrawal: ReadsWithdrawal | None = None,
     ) -> None:
+        """`withdrawal`: the probe gate for the rule extractor's candidate retractions
+        (`WithdrawalGate.for_embedder`; None drops them)."""
         self._reject = reject
+        self._withdrawal = withdrawal
         self._extractor = extractor
         self._embedder = embedder
         self._context = context
@@ -49,6 +54,6 @@ class ExtractionHandler:
             if step.failure is not None:
                 out.append(self._reject(message, "extraction failed", step.failure))
             steps.append(step)
-        for edges in embedded(self._embedder, steps):
+        for edges in embedded(self._embedder, steps, self._withdrawal):
             out += [Outgoing(EDGES, e.user_id, e.model_dump_json().encode()) for e in edges]
         return out

@@ -78,11 +78,16 @@ def load_probe(weights: np.ndarray, meta: dict[str, object]) -> Probe:
     )
 
 
+def load_asset(name: str) -> Probe:
+    """A shipped linear probe (package data `workers/extraction/assets/NAME.{npy,json}`)."""
+    assets = resources.files("workers.extraction").joinpath("assets")
+    with assets.joinpath(f"{name}.npy").open("rb") as f:
+        weights = np.load(f)
+    meta = json.loads(assets.joinpath(f"{name}.json").read_text("utf-8"))
+    return load_probe(weights, meta)
+
+
 @cache
 def default_probe() -> Probe:
-    """The shipped probe (package data `workers/extraction/assets/attribute_probe.*`)."""
-    assets = resources.files("workers.extraction").joinpath("assets")
-    with assets.joinpath(f"{ASSET}.npy").open("rb") as f:
-        weights = np.load(f)
-    meta = json.loads(assets.joinpath(f"{ASSET}.json").read_text("utf-8"))
-    return load_probe(weights, meta)
+    """The shipped attribute probe (`assets/attribute_probe.*`)."""
+    return load_asset(ASSET)

@@ -14,7 +14,7 @@ facts are dropped: the rule extractor then says only what its specific families 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence, Set
+from collections.abc import Iterator, Sequence, Set
 
 import numpy as np
 
@@ -25,6 +25,7 @@ from workers.extraction import draft as d
 from workers.extraction.model import ExtractedFact
 from workers.extraction.prototypes import Attribute, PrototypeClassifier, Verdict, is_semantic
 from workers.extraction.raw_turns import with_raw_meaning
+from workers.extraction.withdrawal_probe import ReadsWithdrawal, is_candidate, unconfirmed
 from workers.ports import Embedder
 
 #: A slot a value family named from the clause's own noun ("my phone plan is …") gives way to
@@ -33,18 +34,26 @@ NOUN_OVERRIDE = 0.75
 
 
 def embedded_edges(
-    turns: Sequence[tuple[Sequence[EdgeEvent], Sequence[ExtractedFact]]], embedder: Embedder
+    turns: Sequence[tuple[Sequence[EdgeEvent], Sequence[ExtractedFact]]],
+    embedder: Embedder,
+    withdrawal: ReadsWithdrawal | None = None,
 ) -> list[list[EdgeEvent]]:
     """Each turn's edges (`stage.edges_for_turn`: its facts, then its raw chunks) embedded
-    in one call and classified."""
-    flat = with_embeddings(embedder, [e for edges, _ in turns for e in edges])
+    in one call and classified. A candidate withdrawal (`withdrawal_probe`) is left out of
+    that call: `withdrawal` reads the raw turn's vector, and only a confirmed candidate's
+    text is embedded, in a second call (none in a batch without one)."""
+    flat = with_embeddings(
+        embedder, [e for edges, facts in turns for e in _embedded_now(edges, facts)]
+    )
     semantic = is_semantic(embedder)
     classifier = PrototypeClassifier(embedder) if semantic else None
     out: list[list[EdgeEvent]] = []
-    start = 0
-    for edges, facts in turns:
-        mine = flat[start : start + len(edges)]
-        start += len(edges)
+    rest = iter(flat)
+    for edges, all_facts in turns:
+        mine = _merged(edges, all_facts, rest)
+        drop = unconfirmed(mine, all_facts, withdrawal)
+        facts = [f for f, gone in zip(all_facts, drop, strict=True) if not gone]
+        mine = _without(mine, all_facts, drop) if any(drop) else mine
         if classifier is not None:
             mine = _classified(mine, facts, classifier)
         elif not semantic and any(f.prototype in _VALUE_FAMILY for f in facts):
@@ -52,7 +61,30 @@ def embedded_edges(
         out.append(mine)
     if classifier is not None:
         _raw_classified(out, classifier)
-    return out
+    return _confirmed_embedded(out, embedder)
+
+
+def _embedded_now(edges: Sequence[EdgeEvent], facts: Sequence[ExtractedFact]) -> list[EdgeEvent]:
+    """The edges the batch's one call embeds: all but candidate withdrawals."""
+    return [e for i, e in enumerate(edges) if i >= len(facts) or not is_candidate(facts[i])]
+
+
+def _merged(
+    edges: Sequence[EdgeEvent], facts: Sequence[ExtractedFact], rest: Iterator[EdgeEvent]
+) -> list[EdgeEvent]:
+    """The turn's edges: embedded ones taken from `rest` (the batch's, in order), candidate
+    withdrawals as they are."""
+    return [
+        e if i < len(facts) and is_candidate(facts[i]) else next(rest) for i, e in enumerate(edges)
+    ]
+
+
+def _confirmed_embedded(turns: list[list[EdgeEvent]], embedder: Embedder) -> list[list[EdgeEvent]]:
+    """The confirmed withdrawals' own texts, embedded in one call (the rest keep theirs)."""
+    if all(e.embedding is not None for edges in turns for e in edges):
+        return turns
+    flat = iter(with_embeddings(embedder, [e for edges in turns for e in edges]))
+    return [[next(flat) for _ in edges] for edges in turns]
 
 
 #: Facts of the value families: meaningless without a semantic embedder.
@@ -70,7 +102,7 @@ def _classified(
     edges: list[EdgeEvent], facts: Sequence[ExtractedFact], classifier: PrototypeClassifier
 ) -> list[EdgeEvent]:
     """The turn's edges with its facts classified (facts come first, in order)."""
-    todo = [i for i, f in enumerate(facts) if f.prototype is not None]
+    todo = [i for i, f in enumerate(facts) if f.prototype is not None and not is_candidate(f)]
     if not todo:
         return edges
     vectors = [edges[i].embedding for i in todo]

@@ -323,3 +323,8 @@ def _plan_like(target: str) -> bool:
         return False
     head = slots[0].split(".")[1]
     return not slots[0].startswith("project.") or head in PROJECT_HEADS
+
+
+#: For the probe's withdrawals (`withdrawal.py`): the same word and plan tests.
+content_words = _words
+plan_like = _plan_like

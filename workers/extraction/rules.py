@@ -76,6 +76,7 @@ from workers.extraction.patterns_guard import (
 )
 from workers.extraction.phrasing import third_person
 from workers.extraction.slots import categories_for_slot, describe_cancel
+from workers.extraction.withdrawal import withdrawal_fact
 from workers.text.acronyms import expanded, long_forms
 
 logger = logging.getLogger(__name__)
@@ -125,19 +126,25 @@ class RuleExtractor:
     Assistant turns yield nothing: memory is what the user said.
     """
 
-    def __init__(self, context_turns: int = 20) -> None:
+    def __init__(self, context_turns: int = 20, withdrawal: bool = False) -> None:
+        """`withdrawal`: also yield the candidate retraction the trained probe confirms or
+        drops in the extraction stage (`withdrawal.py`); without it only the markers retract."""
         self._context_turns = context_turns
+        self._withdrawal = withdrawal
 
     def extract(self, turn: TurnEvent, context: Sequence[TurnEvent] = ()) -> list[ExtractedFact]:
         if turn.role != "user" or not turn.text.strip():
             return []
-        quarantined, found = _scan(turn.text)
+        quarantined, found = _scan_once(turn.text)
         facts: list[ExtractedFact] = []
         if quarantined:
-            facts.append(_quarantine(quarantined))
+            facts.append(_quarantine(list(quarantined)))
         pending = [_Fact(f, fact) for f in found if (fact := finish(f, turn.timestamp))]
         recent = [t for t in context if t.turn_id != turn.turn_id][-self._context_turns :]
-        facts.extend(_link(pending, _Context(recent)))
+        session = _Context(recent)
+        facts.extend(_link(pending, session))
+        if self._withdrawal and (candidate := withdrawal_fact(turn.text, facts, session.pairs())):
+            facts.append(candidate)
         return merge(_with_long_forms(facts, turn.text))
 
 
@@ -157,6 +164,14 @@ def _with_long_forms(facts: list[ExtractedFact], text: str) -> list[ExtractedFac
         )
         for f in facts
     ]
+
+
+@lru_cache(maxsize=4096)
+def _scan_once(text: str) -> tuple[tuple[str, ...], tuple[Found, ...]]:
+    """`_scan`, once per text: a turn's extraction and its reading as context later
+    (`_plain_slots`, which the withdrawal candidate asks of every turn) share it."""
+    quarantined, found = _scan(text)
+    return tuple(quarantined), tuple(found)
 
 
 def _scan(text: str) -> tuple[list[str], list[Found]]:
@@ -294,7 +309,7 @@ def _restated_topics_kept(facts: list[ExtractedFact], topical: list[bool]) -> li
 @lru_cache(maxsize=4096)
 def _plain_slots(text: str) -> tuple[tuple[str, str], ...]:
     """(slot, text) of a context turn: no event times, no context of its own (cached)."""
-    _, found = _scan(text)
+    _, found = _scan_once(text)
     return tuple(
         (f.draft.slot_key, third_person(f.segment))
         for f in found
