@@ -170,8 +170,8 @@ def test_a_denied_cancelling_verb_keeps_the_plan(plan: str, denial: str) -> None
     assert not [f for f in EXTRACTOR.extract(said[1], said[:1]) if f.retracts], denial
     undenied = denial.replace("haven't ", "have ").replace("never ", "").replace("almost ", "")
     if undenied != denial:  # the same verb, not denied, withdraws the plan
-        assert [f for f in EXTRACTOR.extract(said[1].model_copy(update={"text": undenied}), said[:1])
-                if f.retracts], undenied  # fmt: skip
+        plain = said[1].model_copy(update={"text": undenied})
+        assert [f for f in EXTRACTOR.extract(plain, said[:1]) if f.retracts], undenied
 
 
 def test_the_marker_withdraws_the_plan_sharing_the_most_words() -> None:
@@ -186,7 +186,7 @@ def test_the_marker_withdraws_the_plan_sharing_the_most_words() -> None:
     ]  # fmt: skip
     retracted = [f.retracts for f in EXTRACTOR.extract(said[2], said[:2]) if f.retracts]
     assert retracted == [("trip.lisbon.plan",)], retracted
-    assert retraction.resolve("the Porto trip", [("trip.porto.plan", "User plans a trip to Porto"),
-        ("trip.lisbon.plan", "User plans a trip to Lisbon")]) == ("trip.porto.plan",)  # fmt: skip
-    assert retraction.resolve("the trip", [("trip.porto.plan", "a trip to Porto"),
-        ("trip.lisbon.plan", "a trip to Lisbon")]) == ("trip.porto.plan",)  # a tie: newest  # fmt: skip
+    plans = [("trip.porto.plan", "User plans a trip to Porto"),
+             ("trip.lisbon.plan", "User plans a trip to Lisbon")]  # fmt: skip
+    assert retraction.resolve("the Lisbon trip", plans) == ("trip.lisbon.plan",)
+    assert retraction.resolve("the trip", plans) == ("trip.porto.plan",)  # a tie: the newest
