@@ -6,8 +6,8 @@ as the slot it names. The target is resolved in this order:
 
 1. a pronoun ("it", "that", none) → the most recent plan-like fact of this turn, else of the
    conversation context (newest first);
-2. a noun phrase ("the ubc thing") → the most recent plan-like fact whose slot or text
-   shares a word with it (pet words compare by species: "dog" ~ "puppies");
+2. a noun phrase ("the ubc thing") → the plan-like fact whose slot or text shares the most
+   words with it, the most recent on a tie (pet words compare by species: "dog" ~ "puppies");
 3. otherwise the slot that phrase would have been given (`slots.guess_slots`).
 """
 
