@@ -245,7 +245,9 @@ class WithdrawalPolicy(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    enabled: bool = True
+    #: Off unless the policy file turns it on, as every other rule; the shipped
+    #: `default_policy.json` does.
+    enabled: bool = False
     threshold: float = Field(default=0.9, ge=0, le=1)
 
 

@@ -29,6 +29,7 @@ from frecall.settings import Settings
 from schemas.categories import LifecycleState
 from schemas.events import TurnEvent
 from workers.app import App
+from workers.extraction import retraction
 from workers.extraction.rules import RuleExtractor
 
 T0 = datetime(2026, 1, 5, 10, tzinfo=UTC)
@@ -146,3 +147,46 @@ def test_a_verdict_on_what_is_no_plan_or_only_a_guess_retracts_nothing(said: str
     turn = TurnEvent(user_id="u", session_id="s", turn_id="t", role="user", text=said,
                      timestamp=T0)  # fmt: skip
     assert not [f for f in EXTRACTOR.extract(turn) if f.retracts]
+
+
+#: The markers' own cancelling verbs, negated or only nearly done: nothing is withdrawn
+#: (REVIEW-R12, finding 9; `clauses.denied_before`).
+DENIED = (
+    ("We're redoing the kitchen this spring", "We haven't abandoned the kitchen reno."),
+    ("Drew up plans for a cabin at the coast", "No, we never ditched the cabin project"),
+    ("Drew up plans for a cabin at the coast", "We almost abandoned the cabin project"),
+    ("Saving up for a big Morocco trip", "I didn't cancel the Morocco trip, it's on"),
+    ("Saving up for a big Morocco trip", "We came close to calling off the Morocco trip"),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(("plan", "denial"), DENIED)
+def test_a_denied_cancelling_verb_keeps_the_plan(plan: str, denial: str) -> None:
+    said = [
+        TurnEvent(user_id="u", session_id="s", turn_id=t, role="user", text=text,
+                  timestamp=T0 + timedelta(minutes=i))
+        for i, (t, text) in enumerate((("plan", plan), ("off", denial)))
+    ]  # fmt: skip
+    assert not [f for f in EXTRACTOR.extract(said[1], said[:1]) if f.retracts], denial
+    undenied = denial.replace("haven't ", "have ").replace("never ", "").replace("almost ", "")
+    if undenied != denial:  # the same verb, not denied, withdraws the plan
+        plain = said[1].model_copy(update={"text": undenied})
+        assert [f for f in EXTRACTOR.extract(plain, said[:1]) if f.retracts], undenied
+
+
+def test_the_marker_withdraws_the_plan_sharing_the_most_words() -> None:
+    said = [
+        TurnEvent(user_id="u", session_id="s", turn_id=t, role="user", text=text,
+                  timestamp=T0 + timedelta(minutes=i))
+        for i, (t, text) in enumerate((
+            ("a", "We're planning a trip to Lisbon in June."),
+            ("b", "We're also planning a trip to Porto in July."),
+            ("c", "Scrap the Lisbon trip, it's too hot then."),
+        ))
+    ]  # fmt: skip
+    retracted = [f.retracts for f in EXTRACTOR.extract(said[2], said[:2]) if f.retracts]
+    assert retracted == [("trip.lisbon.plan",)], retracted
+    plans = [("trip.porto.plan", "User plans a trip to Porto"),
+             ("trip.lisbon.plan", "User plans a trip to Lisbon")]  # fmt: skip
+    assert retraction.resolve("the Lisbon trip", plans) == ("trip.lisbon.plan",)
+    assert retraction.resolve("the trip", plans) == ("trip.porto.plan",)  # a tie: the newest

@@ -139,3 +139,72 @@ def test_the_probe_only_reads_its_own_models_vectors() -> None:
     assert WithdrawalGate.for_embedder(hashing, policy) is None
     off = policy.model_copy(update={"withdrawal": WithdrawalPolicy(enabled=False)})
     assert WithdrawalGate.for_embedder(minilm, off) is None
+
+
+#: A cancelling verb the turn denies, or only says it nearly did or thought about: the plan
+#: stands, though a mean-pooled vector reads these as withdrawals (REVIEW-R12, finding 1).
+DENIED = (
+    "We haven't shelved the pottery studio.",
+    "No, I didn't drop the pottery studio, the lease is signed",
+    "Nobody has abandoned the pottery studio.",
+    "I thought about giving up the pottery studio but no.",
+    "We nearly ditched the pottery studio but we're still going ahead.",
+    "We're not going to cancel the pottery studio.",
+)
+
+
+@pytest.mark.parametrize("denial", DENIED)
+def test_a_denied_or_only_considered_withdrawal_yields_no_candidate(denial: str) -> None:
+    context = [("project.pottery_studio", "User plans to open a pottery studio")]
+    facts = RULES.extract(turn("d", "s", "t", denial, 0))
+    assert not any(f.retracts for f in facts)  # nor do the markers retract it
+    assert withdrawal_fact(denial, facts, context) is None
+
+
+@pytest.mark.parametrize("denial", DENIED[:3])
+def test_the_probe_keeps_a_plan_whose_withdrawal_is_denied(app: App, denial: str) -> None:
+    probe = rule_extractor(load_policy(), app.embedder)
+    plan = GIVEN_UP[0][0]
+    states = states_after(app, probe, f"denied{DENIED.index(denial)}", plan, denial, False)
+    assert states["plan"] == {LifecycleState.ACTIVE}, (denial, states)
+
+
+def test_the_unnegated_cancelling_verb_still_withdraws() -> None:
+    context = [("project.pottery_studio", "User plans to open a pottery studio")]
+    said = "We've let the pottery studio go, the lease was too much"
+    fact = withdrawal_fact(said, RULES.extract(turn("d", "s", "t", said, 0)), context)
+    assert fact is not None and fact.retracts == ("project.pottery_studio",)
+
+
+@pytest.mark.parametrize(
+    ("context", "said"),
+    [
+        ([("trip.oslo.plan", "User plans a trip to Oslo")],
+         "We've let the idea go, the wedding is on June 6."),
+        ([], "I'm planning a trip to Rome in April."),
+        ([("trip.oslo.plan", "User plans a trip to Oslo")], "We plan a trip to Rome in May."),
+    ],
+)  # fmt: skip
+def test_a_turns_candidate_never_withdraws_a_plan_the_turn_states(
+    context: list[tuple[str, str]], said: str
+) -> None:
+    facts = RULES.extract(turn("h", "s", "t", said, 0))
+    stated = {f.slot_key for f in facts if f.slot_key}
+    assert stated  # the turn states a plan
+    fact = withdrawal_fact(said, facts, context)
+    assert fact is None or not stated & set(fact.retracts), (said, fact)
+    if not context:
+        assert fact is None  # no earlier plan: nothing to withdraw
+
+
+def test_the_plan_sharing_the_most_words_is_withdrawn_then_the_newest() -> None:
+    context = [("trip.rome.plan", "User plans a trip to Rome in April"),
+               ("trip.japan.plan", "User plans a trip to Japan in May")]  # fmt: skip
+    assert target("We won't be doing the Japan trip plan.", context) == ("trip.japan.plan",)
+    assert target("The Japan trip is not going to be a thing", context) == ("trip.japan.plan",)
+    assert target("The trip won't work out", context) == ("trip.rome.plan",)  # a tie: newest
+
+
+def test_the_probe_is_off_unless_the_policy_turns_it_on() -> None:
+    assert WithdrawalPolicy().enabled is False
+    assert load_policy().withdrawal.enabled is True  # the shipped default_policy.json

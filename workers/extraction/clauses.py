@@ -188,6 +188,23 @@ def negated(clause: str, start: int, end: int) -> bool:
     return _NEGATION.search(clause[max(0, start - 25) : end]) is not None
 
 
+#: A negator (`_NEGATION`, "nobody") right before a verb, at most one word between ("we
+#: haven't really dropped it", "nobody abandoned it"), or a verb of nearly doing or of
+#: considering before it ("we nearly abandoned it", "I thought about dropping it"): closed
+#: grammatical families, no wording.
+_DENIED_BEFORE = re.compile(
+    rf"(?:{_NEGATION.pattern}|\b(?:nobody|no\s+one|almost|nearly|thought\s+(?:about|of)"
+    r"|considered|contemplated|came\s+close\s+to))\s+(?:going\s+to\s+|[\w']+\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def denied_before(text: str, start: int) -> bool:
+    """Whether the verb at `text[start:]` is negated or only nearly done or considered: "we
+    haven't abandoned the plan" and "I thought about dropping the trip" withdraw nothing."""
+    return _DENIED_BEFORE.search(text[:start]) is not None
+
+
 def hedged(text: str) -> bool:
     return _HEDGE.search(text) is not None
 

@@ -6,8 +6,8 @@ as the slot it names. The target is resolved in this order:
 
 1. a pronoun ("it", "that", none) → the most recent plan-like fact of this turn, else of the
    conversation context (newest first);
-2. a noun phrase ("the ubc thing") → the most recent plan-like fact whose slot or text
-   shares a word with it (pet words compare by species: "dog" ~ "puppies");
+2. a noun phrase ("the ubc thing") → the plan-like fact whose slot or text shares the most
+   words with it, the most recent on a tie (pet words compare by species: "dog" ~ "puppies");
 3. otherwise the slot that phrase would have been given (`slots.guess_slots`).
 """
 
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from workers.extraction import draft as d
-from workers.extraction.clauses import Clause, subject_is_user, tentative
+from workers.extraction.clauses import Clause, denied_before, sentences, subject_is_user, tentative
 from workers.extraction.draft import Draft
 from workers.extraction.lexicon import HOBBIES, LANGUAGES, PETS, words
 from workers.extraction.patterns_plans import PROJECT_HEADS
@@ -111,6 +111,19 @@ _VERDICTS = frozenset({15, 16})
 _GUARDED = frozenset({12, 17, 19, 20}) | _VERDICTS
 #: Markers whose verb must be the user's ("I decided against …", "we gave up on …").
 _SPEAKER_MARKERS = frozenset({7, 8, 10, 11, 12, 18})
+#: Markers that are the user's cancelling verb: "we haven't abandoned the plan", "I nearly
+#: ditched it", "we didn't call it off" withdraw nothing (`clauses.denied_before`).
+_VERB_MARKERS = frozenset({1, 2, 7, 8, 10, 11, 12, 20})
+#: The cancelling verbs of the markers above, in every form, and "shelved", a verdict's verb
+#: ("we haven't shelved the trip"): what a probe-found withdrawal must not deny.
+_CANCEL_VERB = re.compile(
+    r"\b(?:scrap(?:s|ped|ping)?|scratch(?:ed|ing)?|ditch(?:ed|es|ing)?|nix(?:ed|ing)?"
+    r"|shelv(?:e|ed|es|ing)|abandon(?:s|ed|ing)?|cancel(?:s|l?ed|l?ing)?|drop(?:s|ped|ping)?"
+    r"|ax(?:e|ed|ing)|binn(?:ed|ing)|kill(?:s|ed|ing)?|dump(?:s|ed|ing)?|call(?:s|ed|ing)?\s+off"
+    r"|call(?:s|ed|ing)?\s+(?:it|that|the\s+[\w'-]+)\s+off|(?:give|gave|given|giving)\s+up"
+    r"|pull(?:s|ed|ing)?\s+(?:out|the\s+plug)|back(?:s|ed|ing)?\s+out)\b",
+    _I,
+)
 _OTHERS = re.compile(r"(?:your|his|her|their)\b", _I)
 _PRONOUNS = frozenset(
     words(
@@ -246,6 +259,8 @@ def find(clause: Clause) -> list[Draft]:
             continue  # "gave up on Japanese", "gave up on chess": the leisure families
         if index in _SPEAKER_MARKERS and not subject_is_user(clause.text, m.start()):
             continue
+        if index in _VERB_MARKERS and denied_before(clause.text, m.start()):
+            continue  # "we never abandoned the plan", "I almost ditched it"
         if tentative(clause.sentence_text or clause.text, *_in_sentence(clause, m),
                      within=index in _VERDICTS):  # fmt: skip
             continue  # "if we cancel the trip …", "should I scrap it?": nothing withdrawn
@@ -300,13 +315,32 @@ def resolve(
     plans = [(slot, text) for slot, text in candidates if is_plan_slot(slot)]
     if is_pronoun(target):
         return (plans[0][0],) if plans else ()
-    wanted = _words(target)
-    for slot, text in plans:
-        if wanted & (_words(slot.replace(".", " ").replace("_", " ")) | _words(text)):
-            return (slot,)
+    if best := best_plan(_words(target), plans):
+        return (best,)
     if topical and plans:
         return (plans[0][0],)
     return guess_slots(target)
+
+
+def best_plan(wanted: set[str], plans: Sequence[tuple[str, str]]) -> str | None:
+    """The plan (slot, text; newest first) sharing the most of the `wanted` words with its
+    slot or text, the newest on a tie; None if none shares one. "Cancel the Japan trip" with
+    a Japan and a newer Rome trip planned withdraws Japan: "trip" alone tells them apart not."""
+    best, most = None, 0
+    for slot, text in plans:
+        shared = len(wanted & (_words(slot.replace(".", " ").replace("_", " ")) | _words(text)))
+        if shared > most:
+            best, most = slot, shared
+    return best
+
+
+def denies_withdrawal(text: str) -> bool:
+    """Whether a sentence of `text` negates a cancelling verb or only reports weighing it
+    ("we haven't shelved the trip", "I thought about dropping it but no"): the plan stands,
+    whatever the withdrawal probe reads in the turn's vector (it cannot see negation)."""
+    return any(
+        denied_before(s, m.start()) for s in sentences(text) for m in _CANCEL_VERB.finditer(s)
+    )
 
 
 def _pastime(target: str) -> bool:

@@ -5,13 +5,16 @@
 stays current (paper §3.3 and A.9: a retraction masks the plan it names; AV7, selective
 forgetting). Here a user turn in which the rules found no retraction, that asserts (no
 question, hedge or condition anywhere in it: "should I cancel it?" withdraws nothing — the
-guards of `clauses.tentative`) yields a candidate retraction (`prototype="withdrawal"`). The
+guards of `clauses.tentative`) and denies no cancelling verb ("we haven't shelved the trip",
+"I thought about dropping it": `retraction.denies_withdrawal`; a mean-pooled vector cannot
+see negation) yields a candidate retraction (`prototype="withdrawal"`). The
 extraction stage keeps it only when the withdrawal probe scores the raw turn's vector — the
 one the turn is stored with, embedded once — at least the policy's `withdrawal.threshold`
 (`withdrawal_probe.unconfirmed`), and embeds it only then. Its target, in order:
 
-1. a noun phrase of the turn that shares a word with a plan of this turn or of the session's
-   recent turns (`retraction.resolve`, as a marker's target is resolved);
+1. the plan of the session's recent turns sharing the most words with the turn's noun
+   phrases (`retraction.best_plan`, as a marker's target is resolved) — never a plan the turn
+   itself states;
 2. a noun phrase named like a plan (`retraction.plan_like`): its slot, which
    `workers/lifecycle/retargeting.py` resolves across sessions (head word + cosine) when the
    user never filled it;
@@ -68,18 +71,21 @@ def noun_phrases(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def target(text: str, candidates: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+def target(
+    text: str, candidates: Sequence[tuple[str, str]], stated: frozenset[str] = frozenset()
+) -> tuple[str, ...]:
     """The slots a probe-found withdrawal retracts (`candidates`: (slot, text), newest
-    first, of this turn then the session's recent turns)."""
-    plans = [(slot, t) for slot, t in candidates if is_plan_slot(slot)]
+    first, of the session's recent turns): never a slot in `stated`, the plans the turn
+    itself states ("we've abandoned the plan, the wedding is on June 6" keeps the wedding,
+    as `rules._restated_topics_kept` keeps a topic the turn restates). Among plans sharing
+    words with the turn's noun phrases, the one sharing the most (`retraction.best_plan`)."""
+    plans = [(slot, t) for slot, t in candidates if is_plan_slot(slot) and slot not in stated]
     phrases = noun_phrases(text)
     wanted = {w for p in phrases for w in retraction.content_words(p)}
-    for slot, t in plans:
-        named = retraction.content_words(slot.replace(".", " ").replace("_", " "))
-        if wanted & (named | retraction.content_words(t)):
-            return (slot,)
+    if best := retraction.best_plan(wanted, plans):
+        return (best,)
     for phrase in phrases:
-        if plan_slot := _plan_slot(phrase):
+        if (plan_slot := _plan_slot(phrase)) and plan_slot not in stated:
             return (plan_slot,)
     return (plans[0][0],) if plans else ()
 
@@ -96,10 +102,10 @@ def withdrawal_fact(
 ) -> ExtractedFact | None:
     """The candidate retraction of a turn whose rules found none: kept by the extraction
     stage only if the probe reads the turn's vector as a withdrawal."""
-    if any(f.retracts for f in facts) or weighed(text):
+    if any(f.retracts for f in facts) or weighed(text) or retraction.denies_withdrawal(text):
         return None
-    here = [(f.slot_key, f.text) for f in reversed(facts) if f.slot_key]
-    slots = target(text, [*here, *context])
+    stated = frozenset(f.slot_key for f in facts if f.slot_key)
+    slots = target(text, context, stated)
     if not slots:
         return None
     return ExtractedFact(
