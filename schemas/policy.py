@@ -223,6 +223,9 @@ class NewerStatementsPolicy(BaseModel):
     sigma_margin: float = Field(default=0.0, ge=0.0, le=1.0)
     #: A later session, not the next line of the same conversation (Appendix G).
     min_gap_hours: float = Field(default=24.0, ge=0.0)
+    #: The embedder whose cosines `min_cosine` was chosen on (workers/embedding/minilm.py
+    #: MODEL_ID); under any other the rule is off until measured there.
+    embedder_model_id: str = "minilm-l6-v2-int8"
 
 
 class PassedMentionsPolicy(BaseModel):

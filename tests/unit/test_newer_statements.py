@@ -7,7 +7,8 @@ replaced with both tellings fact-less (the offline extractor keys neither): noth
 two turns but what they are about. For "what … now?" the earlier turn leaves the top 5 — not
 for a question without a present-time word, not for a past question, not for a later turn
 told in the same session, about something else, matching the question worse, told after
-as_of, or the candidate's own; and the same whatever order the edges were delivered in.
+as_of, the candidate's own, or about how things were; not under an embedder the cosine
+threshold was not chosen on; and the same whatever order the edges were delivered in.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from tests.unit.minilm_edges import (
     told_turns,
     with_rule,
 )
-from workers.embedding.minilm import MiniLMEmbedder
+from workers.embedding.minilm import MODEL_ID, MiniLMEmbedder
 from workers.query import newer_statements
 from workers.query.candidates import MergedCandidate
 
@@ -58,9 +59,11 @@ ELSE = _unit(0.0, 0.0, 1.0)
 
 def _candidate(edge_id: str, at: datetime, vector: np.ndarray, sigma: float = 0.6, *,
                raw: bool = True, drawn: tuple[str, ...] = (), turn: str | None = None,
-               last_mentioned: datetime | None = None) -> MergedCandidate:  # fmt: skip
+               last_mentioned: datetime | None = None,
+               text: str | None = None) -> MergedCandidate:  # fmt: skip
     edge = EdgeEvent(
-        edge_id=edge_id, user_id="u1", text=f"statement {edge_id}", categories=Category.OTHER,
+        edge_id=edge_id, user_id="u1", text=text or f"statement {edge_id}",
+        categories=Category.OTHER,
         ingest_time=at, episodic=raw, episodic_of=drawn,
         slot_key=None if raw else f"user.{edge_id}", source_turns=(turn or edge_id,),
     )  # fmt: skip
@@ -144,10 +147,45 @@ def test_the_present_time_words_are_a_closed_family() -> None:
     for asked in (
         "what do I read now?", "what am I currently reading", "do I still swim?",
         "what do I drink these days?", "my current car?", "do I run anymore?",
+        "do I run any more, now that the knee is bad?", "where do I live at the moment?",
+        "what's my current job?", "nowadays, what do I cook?", "is he still seeing the physio",
     ):  # fmt: skip
         assert newer_statements.asks_now(asked), asked
-    for asked in ("what do I read?", "what is Caroline's identity?", "who knows?"):
+    for asked in (
+        "what do I read?", "what is Caroline's identity?", "who knows?",
+        # Words of the family in another use: not about the present as against before.
+        "do I have any more siblings?", "is there any more news about my sister?",
+        "what's my current account bank?", "what do I know about current events?",
+        "what current do I paddle against at the river?", "do I have a still camera?",
+        "do I still remember my first dog?", "do I still think about Lisbon?",
+        "does she still miss her old school?", "snowdays are fun", "a nowhere town",
+    ):  # fmt: skip
         assert not newer_statements.asks_now(asked), asked
+
+
+#: Later turns about how things were: they say nothing of the present.
+_ABOUT_BEFORE = [
+    "I still think about the piano teacher who used to shout at me when I was a kid",
+    "back when we lived in Leeds I read crime novels every night",
+    "when I was little my gran read me Le Guin",
+    "I used to swim before work",
+]
+
+
+@pytest.mark.parametrize("text", _ABOUT_BEFORE)
+def test_a_later_turn_about_the_past_presses_nothing(text: str) -> None:
+    assert newer_statements.about_before(text)
+    assert _demoted(OLD, _candidate("new", LATER, ABOUT_TOO, text=text)) == set()
+
+
+def test_a_later_turn_that_contrasts_before_with_now_still_presses() -> None:
+    for text in (
+        "I used to read thrillers, now it's all science fiction",
+        "back when I was a kid I hated fish, these days I eat it every week",
+        "my reading has gone all science fiction",
+    ):
+        assert not newer_statements.about_before(text), text
+        assert _demoted(OLD, _candidate("new", LATER, ABOUT_TOO, text=text)) == {"old"}, text
 
 
 # The query path, on the real model: a taste told twice, months apart, neither turn keyed.
@@ -192,6 +230,18 @@ def test_the_query_path_serves_the_newer_statement_first_and_says_why(
     # A question without a present-time word, or about the past, keeps the history.
     assert _led(_ask(vectors, embedder, "what kind of books do I read?")) == set()
     assert _led(_ask(vectors, embedder, "what books did I read in the evenings?")) == set()
+
+
+def test_only_under_the_embedder_its_cosine_threshold_was_chosen_on(
+    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
+) -> None:
+    # The policy names the model whose cosines set min_cosine: the one the service embeds with.
+    assert POLICY.newer_statements.embedder_model_id == MODEL_ID == embedder.model_id
+    vectors = stored([embedded[e.edge_id] for e in STREAM], POLICY)
+    other = with_rule(ON, "newer_statements", embedder_model_id="text-embedding-3-small")
+    answer = _ask(vectors, embedder, QUESTION, other)
+    assert _led(answer) == set()
+    assert [e for e, _ in answer].index("s0#raw") < DEMOTE_TO  # as with the rule off
 
 
 (

@@ -106,7 +106,9 @@ FAMILIES: tuple[Callable[[Clause], list[Draft]], ...] = (
     patterns_values.find,
     patterns_changes.find,
 )
-_USED_TO = re.compile(r"\bused\s+to\b|\bback\s+when\b", re.IGNORECASE)
+#: "used to", "back when": a habit or state that held before (also read by the query-time
+#: rule `workers/query/newer_statements.py`: such a turn says nothing of the present).
+USED_TO = re.compile(r"\bused\s+to\b|\bback\s+when\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +229,7 @@ def _clause_drafts(clause: Clause) -> list[Draft]:
     for dr in sorted(drafts, key=lambda x: (x.priority, x.span)):
         start, end = dr.span
         if not dr.negatable and (
-            negated(clause.text, start, end) or _USED_TO.search(clause.text[:end])
+            negated(clause.text, start, end) or USED_TO.search(clause.text[:end])
         ):
             continue
         if any(start < k.span[1] and k.span[0] < end for k in kept):

@@ -14,7 +14,7 @@ The paper orders co-retrieved values at query time: for "What does the user curr
 prefer?" the newer of two statements leads (A.7.3, Eq. 37–39: q_cur: e2 ≻ e1), the choice
 among candidate values is made when the question is asked (§3.5, the distillation step), and
 a soft update keeps both, not equal (Appendix F). The deterministic stand-in, reading no
-wording of the statements:
+wording of the statements but the pressing turn's marks of the past:
 
 * the question is a current-state one (intent CURRENT) and, with `explicit_now`, says so:
   one of the closed family of present-time adverbials (`NOW`: "now", "currently", "these
@@ -31,7 +31,14 @@ wording of the statements:
   next line of the same conversation (Appendix G's session clock; measured: a reply minutes
   later in the same LoCoMo session pressed the evidence it answered); a statement told
   after as_of never counts (the store's as_of filter excludes it, and it is checked here);
-* the turn is not the candidate's own (the raw turn a fact was drawn from restates it).
+* the turn is not the candidate's own (the raw turn a fact was drawn from restates it);
+* the turn does not speak of how things were ("used to", "back when", "when I was a kid")
+  without also speaking of the present: "I still think about the piano teacher who used to
+  shout at me when I was a kid" says nothing of whether the user plays now.
+
+`min_cosine` was chosen on all-MiniLM-L6-v2's cosines; under another embedder "about the same
+thing" is unmeasured, so the rule runs only with the model named by `embedder_model_id`
+(`window_rules.WindowRules`), as the probes run only on the vectors they were trained on.
 
 Such a candidate ranks from `demote_to` on, inside the window (`latest_value.reorder`), with
 its reason in `why`; the newer turn keeps its place. Only a raw turn presses: gold metadata
@@ -51,14 +58,33 @@ import numpy as np
 
 from schemas.categories import Intent
 from schemas.policy import NewerStatementsPolicy
+from workers.extraction.rules import USED_TO
 from workers.query.candidates import MergedCandidate
 from workers.query.pressed_values import mentioned_as_of
 
 #: Present-time adverbials: a question carrying one asks about the present as opposed to
 #: before (a closed grammatical family, like the tense cues of `workers/query/intent.py`).
+#: "still" is the adverb only — not before a verb of memory or thought ("do I still remember
+#: my first dog?" asks about the past) nor after an article ("a still camera"); "any more"
+#: only where it ends a clause ("do I run anymore?", not "any more siblings?", an accumulate
+#: question); "current" only before a noun of state ("my current job", not "current events"
+#: or "a current account").
 NOW = re.compile(
-    r"\b(now|nowadays|currently|current|these days|at the moment|at present|"
-    r"still|any ?more|right now)\b",
+    r"\b(?:now|nowadays|currently|these days|at the moment|at present|right now)\b"
+    r"|(?<!\ba )(?<!\bthe )\bstill\b(?!\s+(?:remember|recall|think|thought|miss)\w*)"
+    r"|\bany ?more\b(?=\s*(?:[?.!,;:]|$))"
+    r"|\bcurrent\s+(?:job|role|position|title|employer|company|workplace|city|town|country|"
+    r"home|address|flat|apartment|place|partner|boyfriend|girlfriend|wife|husband|"
+    r"relationship|car|phone|hobby|hobbies|diet|routine|status|situation|school|team|"
+    r"salary|rent|favou?rites?)\b",
+    re.I,
+)
+#: A turn about how things were: "used to", "back when" (the extractor's habitual past,
+#: `rules.USED_TO`) or a childhood ("when I was a kid"). Such a turn presses nothing unless
+#: it also speaks of the present ("I used to read thrillers, now it's all sci-fi").
+_CHILDHOOD = re.compile(
+    r"\b(?:when|since|back when)\s+(?:i|we)\s+(?:was|were)\s+(?:a\s+|little\s+)?"
+    r"(?:kids?|little|young|younger|small|children|child|teens?|teenagers?|boys?|girls?)\b",
     re.I,
 )
 
@@ -74,6 +100,13 @@ class Newer:
 def asks_now(question: str) -> bool:
     """Whether the question's words place it in the present, against before."""
     return NOW.search(question) is not None
+
+
+def about_before(text: str) -> bool:
+    """Whether a turn speaks of how things were and not of the present (`_presses`)."""
+    return (
+        USED_TO.search(text) is not None or _CHILDHOOD.search(text) is not None
+    ) and not asks_now(text)
 
 
 def _presses(
@@ -94,6 +127,7 @@ def _presses(
         or new.ingest_time > as_of
         or new.ingest_time - told < timedelta(hours=rule.min_gap_hours)
         or newer.sigma < older.sigma - rule.sigma_margin
+        or about_before(new.text)
     ):
         return None
     cosine = float(np.dot(older.vector, newer.vector))

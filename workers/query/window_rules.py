@@ -41,6 +41,8 @@ class WindowRules:
     def __init__(self, vectors: VectorIndex, embedder: Embedder, policy: Policy) -> None:
         self._vectors = vectors
         self._policy = policy
+        # min_cosine means "about the same thing" only on the vectors it was chosen on.
+        self._newer_calibrated = embedder.model_id == policy.newer_statements.embedder_model_id
         # The prototypes mean nothing under the hashing test double: no latest-value rule.
         table = default_table()
         self._latest = (
@@ -140,7 +142,7 @@ class WindowRules:
         """The first candidates a later raw turn about the same thing leads, for a question
         about the present (`workers/query/newer_statements.py`)."""
         rule = self._policy.newer_statements
-        if not rule.enabled:
+        if not rule.enabled or not self._newer_calibrated:
             return {}
         shape = self._policy.latest_value
         window = [merged[i] for i in ranked[: shape.window]]
