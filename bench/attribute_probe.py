@@ -132,6 +132,12 @@ def write(out: Path, weights: np.ndarray, meta: dict[str, Any], asset: str = ASS
     return [npy, js]
 
 
+def read(directory: Path, asset: str = ASSET) -> Probe:
+    """The probe `write` put in `directory` (what `--weights DIR` measures)."""
+    meta = json.loads((directory / f"{asset}.json").read_text("utf-8"))
+    return load_probe(np.load(directory / f"{asset}.npy"), meta)
+
+
 # ---- evaluation ------------------------------------------------------------------------
 
 
@@ -265,11 +271,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from workers.extraction.attribute_probe import default_probe
 
-    if args.weights:
-        meta = json.loads((args.weights / f"{ASSET}.json").read_text("utf-8"))
-        probe = load_probe(np.load(args.weights / f"{ASSET}.npy"), meta)
-    else:
-        probe = default_probe()
+    probe = read(args.weights) if args.weights else default_probe()
     thresholds = thresholds_from(args)
     if args.leave_one_out:
         result = leave_one_out(embedder, thresholds)

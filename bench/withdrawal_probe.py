@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from bench.attribute_items import Item
-from bench.attribute_probe import HUMAN_WEIGHT, auroc, embed, fit, write
+from bench.attribute_probe import HUMAN_WEIGHT, auroc, embed, fit, read, write
 from bench.withdrawal_items import (
     DEV_SETS,
     LABELS,
@@ -37,7 +37,7 @@ from bench.withdrawal_items import (
     generator_items,
     set_items,
 )
-from workers.extraction.attribute_probe import Probe, load_probe
+from workers.extraction.attribute_probe import Probe
 from workers.extraction.withdrawal_probe import ASSET, default_withdrawal_probe
 from workers.ports import Embedder
 
@@ -140,11 +140,7 @@ def run(args: argparse.Namespace) -> int:
         for path in write(args.out, weights, meta, ASSET):
             print(f"wrote {path}")
         return 0
-    if args.weights:
-        meta = json.loads((args.weights / f"{ASSET}.json").read_text("utf-8"))
-        probe = load_probe(np.load(args.weights / f"{ASSET}.npy"), meta)
-    else:
-        probe = default_withdrawal_probe()
+    probe = read(args.weights, ASSET) if args.weights else default_withdrawal_probe()
     if args.leave_one_out:
         result = leave_one_out(embedder)
     elif args.locomo:
