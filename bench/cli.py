@@ -193,7 +193,8 @@ def register(
         "(a third telling, unsealed after stop 19), heldout3 (a fourth telling, a validation set "
         "since round 8), heldout4 "
         "(a fifth telling, a validation set since round 10), heldout5 (a sixth telling, a "
-        "validation set since round 11), heldout6 (a seventh, sealed telling), heldout7 (an "
+        "validation set since round 11), heldout6 (a seventh telling, a "
+        "validation set since round 13), heldout7 (an "
         "eighth, sealed telling) or a directory of case files",
     )
     b.add_argument("--extractor", choices=("rules", "llm"), default="rules")
