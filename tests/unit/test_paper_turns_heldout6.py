@@ -1,4 +1,5 @@
-"""The seventh telling of the paper turns (bench/paper_turns/heldout6, sealed through round 12, a validation set since): its gold-metadata
+"""The seventh telling of the paper turns (bench/paper_turns/heldout6, sealed through round 12,
+a validation set since): its gold-metadata
 telling says what its labels say, by the paper's rules — a stale fact of a changed value shares
 its slot with a newer gold fact (Table 1, §3.3), an expired one has its event before the
 question and an upcoming one after it (Table 29, A.13), an acute illness ends a week after it is
