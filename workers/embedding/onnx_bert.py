@@ -204,8 +204,8 @@ class OnnxSentenceEmbedder:
             # (onnxruntime's default): the spin is CPU taken from the other stages and
             # processes on the machine, not work. Scheduling only — the same work is split the
             # same way, so the vectors are byte-identical (tests/unit/test_onnx_spinning.py).
-            # Measured on the turn-ingest bench's embedder calls (2 threads): 12.6 → 10.4 s
-            # CPU (README, "Where an ingested turn's time goes").
+            # The turn-ingest bench's embedder calls (2 threads) on a loaded machine: 12.6 → 10.4 s
+            # CPU; on a quiet one no gain (README, "Where an ingested turn's time goes").
             options.add_session_config_entry(
                 "session.intra_op.allow_spinning", "1" if self._spin else "0"
             )
