@@ -84,7 +84,9 @@ class OnnxSentenceEmbedder:
         `expected_sha256`, by default the model's pin). tokenizer_path: likewise for the
         tokenizer; a custom tokenizer is not hash-checked. intra_op_threads: onnxruntime
         threads per call (the service embeds from several workers, so the default leaves
-        cores to the others). batch_size: texts per onnxruntime call.
+        cores to the others). batch_size: texts per onnxruntime call. spin: let the
+        intra-op threads spin while waiting for work (onnxruntime's default; off here, see
+        `_load`).
     """
 
     def __init__(
@@ -96,6 +98,7 @@ class OnnxSentenceEmbedder:
         expected_sha256: str | None = None,
         intra_op_threads: int = 1,
         batch_size: int = 64,
+        spin: bool = False,
     ) -> None:
         if intra_op_threads < 1:
             raise ValueError(f"intra_op_threads must be ≥ 1, got {intra_op_threads}")
@@ -107,6 +110,7 @@ class OnnxSentenceEmbedder:
         self._expected_sha256 = (expected_sha256 or model.sha256).lower()
         self._intra_op_threads = intra_op_threads
         self._batch_size = batch_size
+        self._spin = spin
         self._runtime: _Runtime | None = None
         self._lock = threading.Lock()
 
@@ -196,6 +200,15 @@ class OnnxSentenceEmbedder:
             options.inter_op_num_threads = 1
             options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            # The intra-op pool's threads sleep between parallel sections instead of spinning
+            # (onnxruntime's default): the spin is CPU taken from the other stages and
+            # processes on the machine, not work. Scheduling only — the same work is split the
+            # same way, so the vectors are byte-identical (tests/unit/test_onnx_spinning.py).
+            # The turn-ingest bench's embedder calls (2 threads) on a loaded machine: 12.6 → 10.4 s
+            # CPU; on a quiet one no gain (README, "Where an ingested turn's time goes").
+            options.add_session_config_entry(
+                "session.intra_op.allow_spinning", "1" if self._spin else "0"
+            )
             options.log_severity_level = 3  # errors only: warnings would go to stderr
             # The verified bytes themselves are handed to onnxruntime, so the file cannot be
             # swapped between the check and the load.
