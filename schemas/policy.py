@@ -254,6 +254,31 @@ class WithdrawalPolicy(BaseModel):
     threshold: float = Field(default=0.9, ge=0, le=1)
 
 
+class WithdrawnPolicy(BaseModel):
+    """Query-time rule: for a current or upcoming question, a raw turn among the first
+    `latest_value.window` that the withdrawal probe scores at least `threshold` on its stored
+    vector, asserts (no question, hedge, condition or denied cancelling verb) and whose ingest
+    retracted nothing, withdraws the earlier statement it is closest to in the user's whole
+    memory (stored vectors' cosine >= `min_cosine`, told >= `min_gap_hours` before it): that
+    statement's candidates leave the served top k (workers/query/withdrawn.py). Ours, after
+    §3.3 / A.9 (a retraction masks the plan it names; AV7); measurements in
+    `Policy.notes["withdrawn"]`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = False
+    #: The ingest gate's threshold (`withdrawal.threshold`, set on development data).
+    threshold: float = Field(default=0.9, ge=0, le=1)
+    #: "About the same thing", on all-MiniLM-L6-v2 (as `newer_statements.min_cosine`).
+    min_cosine: float = Field(default=0.3, ge=-1.0, le=1.0)
+    #: A later session, not the next line of the same conversation (Appendix G).
+    min_gap_hours: float = Field(default=24.0, ge=0.0)
+    #: How many of the user's earlier statements nearest the withdrawal are looked at.
+    targets: int = Field(default=20, ge=1)
+    #: The embedder whose vectors the probe and `min_cosine` mean something on.
+    embedder_model_id: str = "minilm-l6-v2-int8"
+
+
 class CompactionPolicy(BaseModel):
     """When a long-dead fact may leave the active store (docs/architecture.md, "Compaction":
     archive long-dead facts so the active store stays bounded; paper Appendix L projects
@@ -375,6 +400,9 @@ class Policy(BaseModel):
     compaction: CompactionPolicy = CompactionPolicy()
     #: The trained withdrawal probe behind the retraction markers (offline extractor). Ours.
     withdrawal: WithdrawalPolicy = WithdrawalPolicy()
+    #: A withdrawal the ingest left unresolved, read at query time: the statement it gives
+    #: up leaves the served top k (workers/query/withdrawn.py). Ours (§3.3, A.9, AV7).
+    withdrawn: WithdrawnPolicy = WithdrawnPolicy()
     #: Where a setting departs from the paper or the paper is silent: why, and the
     #: measurement behind it (setting name → text). Documentation only.
     notes: dict[str, str] = {}

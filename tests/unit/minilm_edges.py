@@ -124,6 +124,33 @@ def ranking_properties(
     return delivery_order, forgetting
 
 
+def as_of_property(
+    stream: Sequence[EdgeEvent], question: str, policy: Policy, as_of: datetime
+) -> Callable[..., Any]:
+    """A query-time rule reads only what was told by the question's as_of: the ranking of
+    `question` as of `as_of` over the whole `stream` (delivered in any order) is the ranking
+    over the edges ingested by then. For streams without a slot replaced after `as_of` (a
+    superseded fact is admitted to an as_of question in its stored state). One test function,
+    bound like `ranking_properties`'."""
+    examples = settings(
+        deadline=None, max_examples=10, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
+
+    @examples
+    @given_deliveries(stream, max_repeats=2)
+    def as_of_cut(
+        embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent], order: list[EdgeEvent],
+        repeats: list[EdgeEvent],
+    ) -> None:  # fmt: skip
+        told = [embedded[e.edge_id] for e in [*order, *repeats]]
+        then = [e for e in told if e.ingest_time <= as_of]
+        assert ask(stored(told, policy), embedder, question, policy, as_of) == ask(
+            stored(then, policy), embedder, question, policy, as_of
+        )
+
+    return as_of_cut
+
+
 def with_rule(policy: Policy, name: str, **fields: Any) -> Policy:
     """`policy` with its rule `name` (a window rule's policy block) changed by `fields`."""
     return policy.model_copy(update={name: getattr(policy, name).model_copy(update=fields)})

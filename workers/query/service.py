@@ -32,6 +32,7 @@ from workers.query.routing import CategoryRouter, top_categories
 from workers.query.similarity import Calibration
 from workers.query.successors import Successor
 from workers.query.window_rules import WindowRules
+from workers.query.withdrawn import explain as withdrawn_explain
 
 #: The optional LLM step at query time: (query, [(edge_id, text)], k) → the ids to keep.
 Distiller = Callable[[str, list[tuple[str, str]], int], list[str]]
@@ -309,6 +310,14 @@ class QueryService:
             moved = {i for i in ranked if merged[i].record.edge_id in moved_why}
             rule = policy.latest_value
             ranked = latest_value.reorder(ranked, moved, rule.window, rule.demote_to)
+        gone = (
+            self._window_rules.withdrawn(user, intent, merged, ranked, as_of)
+            if tier is not None
+            else {}
+        )
+        if gone:  # a withdrawn statement ranks after every other (withdrawn.py)
+            out = [i for i in ranked if merged[i].record.edge_id in gone]
+            ranked = [i for i in ranked if merged[i].record.edge_id not in gone] + out
         best = ranked[: request.k]
         results = []
         for i in best:
@@ -325,6 +334,8 @@ class QueryService:
             if tier is not None and not tier[i]:
                 why.append(_BELOW_TIER)
             why.extend(moved_why.get(record.edge_id, ()))
+            if record.edge_id in gone:
+                why.append(withdrawn_explain(gone[record.edge_id]))
             results.append(
                 ScoredFact(
                     edge_id=record.edge_id,

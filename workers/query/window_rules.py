@@ -23,13 +23,15 @@ from schemas.policy import LatestValuePolicy, Policy
 from schemas.records import FactRecord
 from workers.extraction.attribute_probe import AttributeClassifier, default_probe
 from workers.extraction.prototypes import PrototypeClassifier, default_table, is_semantic
-from workers.ports import Embedder, VectorIndex
+from workers.extraction.withdrawal_probe import default_withdrawal_probe, withdrawal_probability
+from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
 from workers.query import (
     latest_value,
     newer_statements,
     outdated_siblings,
     passed_mentions,
     pressed_values,
+    withdrawn,
 )
 from workers.query.candidates import MergedCandidate
 from workers.text.bm25 import tokenize
@@ -43,6 +45,11 @@ class WindowRules:
         self._policy = policy
         # min_cosine means "about the same thing" only on the vectors it was chosen on.
         self._newer_calibrated = embedder.model_id == policy.newer_statements.embedder_model_id
+        # The withdrawal probe reads only the vectors it was trained on.
+        self._withdrawn_calibrated = (
+            embedder.model_id == policy.withdrawn.embedder_model_id
+            and embedder.model_id == default_withdrawal_probe().model_id
+        )
         # The prototypes mean nothing under the hashing test double: no latest-value rule.
         table = default_table()
         self._latest = (
@@ -147,6 +154,27 @@ class WindowRules:
         shape = self._policy.latest_value
         window = [merged[i] for i in ranked[: shape.window]]
         return newer_statements.demotions(intent, question, window, as_of, rule, shape.demote_to)
+
+    def withdrawn(
+        self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
+        as_of: datetime,
+    ) -> dict[str, withdrawn.Withdrawn]:  # fmt: skip
+        """The first candidates a later raw turn the ingest left unresolved gives up, for a
+        question about now or ahead (`workers/query/withdrawn.py`): they leave the top k."""
+        rule = self._policy.withdrawn
+        if not rule.enabled or not self._withdrawn_calibrated:
+            return {}
+        probe = default_withdrawal_probe()
+
+        def nearest(vector: np.ndarray, before: datetime) -> list[Hit]:
+            flt = SearchFilter(ingested_before=before)
+            return self._vectors.search_dense(user, vector, rule.targets, flt)
+
+        window = [merged[i] for i in ranked[: self._policy.latest_value.window]]
+        return withdrawn.withdrawn(
+            intent, window, as_of, rule, lambda v: withdrawal_probability(probe, v),
+            lambda ids: self._vectors.get(user, list(ids)), nearest,
+        )  # fmt: skip
 
     def moved_down(
         self,

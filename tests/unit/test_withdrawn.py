@@ -1,0 +1,245 @@
+"""Witnesses of the query-time rule for a withdrawal the ingest left unresolved
+(workers/query/withdrawn.py; paper §3.3, A.9, AV7 — pass by absence, C.5).
+
+The statements are written here for the test; none comes from a paper-turns set. A plan told
+as a raw turn only (no fact, no slot: nothing the ingest's retraction could name) and, weeks
+later, a raw turn giving it up, from which the ingest drew no retraction. For "are we …?" the
+plan leaves the served top 10 — not for a past question, not when the later turn only weighs
+or denies giving up, was told in the same session, is far from every earlier statement, was
+resolved at ingest, or came after as_of; not under another embedder; and the same whatever
+order the edges were delivered in, with repeats, forgets or an earlier as_of.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from schemas.categories import Category, Intent
+from schemas.events import EdgeEvent
+from schemas.policy import WithdrawnPolicy, load_policy
+from schemas.query import QueryRequest
+from schemas.records import FactRecord, Lifecycle
+from tests.unit.minilm_edges import (
+    as_of_property,
+    embedded_stream,
+    moved_by,
+    ranking_properties,
+    stored,
+    told_turns,
+    with_rule,
+)
+from workers.embedding.minilm import MODEL_ID, MiniLMEmbedder
+from workers.ports import Hit
+from workers.query import withdrawn
+from workers.query.candidates import MergedCandidate
+from workers.query.service import QueryService
+from workers.stores.memory_vectors import InMemoryVectorIndex
+
+NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
+THEN = NOW - timedelta(days=200)
+LATER = NOW - timedelta(days=20)
+POLICY = load_policy()
+ON = with_rule(POLICY, "withdrawn", enabled=True)
+OFF = with_rule(POLICY, "withdrawn", enabled=False)
+RULE = ON.withdrawn
+
+
+def _unit(*xs: float) -> np.ndarray:
+    v = np.asarray([*xs, 0.0, 0.0, 0.0, 0.0][:5], dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+#: A plan, a withdrawal of it (cosine 0.6), a statement farther from it (cosine 0.36), and
+#: one about something else. The stand-in probe reads the 4th coordinate as "gives up".
+PLAN = _unit(1.0, 0.0)
+GIVES_UP = _unit(0.6, 0.0, 0.0, 0.8)
+NEAR_ONLY = _unit(0.6, 0.8)
+ELSE = _unit(0.0, 0.0, 1.0)
+
+
+def _probability(v: np.ndarray) -> float:
+    return 0.99 if float(v[3]) > 0.5 else 0.01
+
+
+def _candidate(edge_id: str, at: datetime, vector: np.ndarray, *, raw: bool = True,
+               text: str | None = None, drawn: tuple[str, ...] = (), turn: str | None = None,
+               last_mentioned: datetime | None = None) -> MergedCandidate:  # fmt: skip
+    edge = EdgeEvent(
+        edge_id=edge_id, user_id="u1", text=text or f"statement {edge_id}",
+        categories=Category.OTHER, ingest_time=at, episodic=raw, episodic_of=drawn,
+        slot_key=None if raw else f"project.{edge_id}", source_turns=(turn or edge_id,),
+    )  # fmt: skip
+    life = Lifecycle(last_mentioned_at=last_mentioned or at)
+    return MergedCandidate(FactRecord(edge=edge, lifecycle=life), 0.6, ("dense",), vector)
+
+
+OLD = _candidate("plan", THEN, PLAN)
+OFF_TURN = _candidate("off", LATER, GIVES_UP)
+
+
+def _given_up(*window: MergedCandidate, memory: Sequence[MergedCandidate] = (),
+              intent: Intent = Intent.CURRENT, as_of: datetime = NOW,
+              rule: WithdrawnPolicy = RULE,
+              facts: Sequence[FactRecord] = ()) -> dict[str, withdrawn.Withdrawn]:  # fmt: skip
+    """The rule over `window`, the user's memory being the window and `memory`."""
+    everything = [*window, *memory]
+
+    def nearest(vector: np.ndarray, before: datetime) -> list[Hit]:
+        hits = [
+            Hit(m.record, float(np.dot(vector, m.vector)), m.vector)
+            for m in everything
+            if m.vector is not None and m.record.edge.ingest_time < before
+        ]
+        return sorted(hits, key=lambda h: -h.score)[: rule.targets]
+
+    def records(ids: Sequence[str]) -> list[FactRecord]:
+        return [f for f in facts if f.edge_id in ids]
+
+    return withdrawn.withdrawn(intent, window, as_of, rule, _probability, records, nearest)
+
+
+def test_a_later_withdrawal_gives_up_the_statement_nearest_it_and_says_why() -> None:
+    found = _given_up(OLD, OFF_TURN)
+    assert found == {"plan": withdrawn.Withdrawn("off", "plan", 0.99, 0.6)}
+    why = withdrawn.explain(found["plan"])
+    assert why.startswith("withdrawn: a later turn gives it up") and "cosine 0.60" in why
+    # The facts told in the plan's turn go with it; the withdrawal itself stays.
+    fact = _candidate("plan#0", THEN, PLAN, raw=False, turn="plan")
+    assert set(_given_up(OLD, fact, OFF_TURN)) == {"plan", "plan#0"}
+    for intent in (Intent.CURRENT, Intent.UPCOMING):
+        assert set(_given_up(OLD, OFF_TURN, intent=intent)) == {"plan"}
+
+
+def test_only_questions_about_now_or_ahead() -> None:
+    for intent in (Intent.PAST, Intent.HISTORICAL, Intent.CANCELLED):
+        assert _given_up(OLD, OFF_TURN, intent=intent) == {}
+    assert _given_up(OLD, OFF_TURN, rule=OFF.withdrawn) == {}
+
+
+def test_one_target_the_nearest_statement_of_the_whole_memory() -> None:
+    # Only the nearest earlier statement is given up, not every one about the topic …
+    near = _candidate("near", THEN, NEAR_ONLY)
+    assert set(_given_up(OLD, near, OFF_TURN)) == {"plan"}
+    # … and the nearest may be outside the window: then nothing in it is given up.
+    assert _given_up(near, OFF_TURN, memory=[OLD]) == {}
+    # Far from everything told before: no target.
+    assert _given_up(_candidate("else", THEN, ELSE), OFF_TURN) == {}
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        _candidate("off", LATER, GIVES_UP, text="should we give up on it?"),  # only weighed
+        _candidate("off", LATER, GIVES_UP, text="we haven't given up on it"),  # denied
+        _candidate("off", LATER, GIVES_UP, text="if the permit fails we'll drop it"),  # condition
+        _candidate("off", THEN + timedelta(hours=2), GIVES_UP),  # the same session
+        _candidate("off", LATER, GIVES_UP, raw=False),  # a fact, not the user's turn
+        _candidate("off", LATER, NEAR_ONLY),  # not read as a withdrawal
+        _candidate("off", LATER, GIVES_UP, turn="plan"),  # told in the plan's own turn
+    ],
+)
+def test_only_an_asserted_later_session_withdrawal_gives_up(later: MergedCandidate) -> None:
+    assert _given_up(OLD, later) == {}
+
+
+def test_a_withdrawal_the_ingest_resolved_is_not_guessed_again() -> None:
+    retraction = FactRecord(edge=EdgeEvent(
+        edge_id="off#0", user_id="u1", text="User dropped the plan", categories=Category.OTHER,
+        ingest_time=LATER, retracts=("project.other",), source_turns=("off",),
+    ))  # fmt: skip
+    resolved = _candidate("off", LATER, GIVES_UP, drawn=("off#0",))
+    assert _given_up(OLD, resolved, facts=[retraction]) == {}
+    # Drawn facts that retract nothing leave it to the rule.
+    kept = retraction.model_copy(
+        update={"edge": retraction.edge.model_copy(update={"retracts": ()})}
+    )
+    assert set(_given_up(OLD, resolved, facts=[kept])) == {"plan"}
+
+
+def test_an_earlier_withdrawal_is_no_target() -> None:
+    first = _candidate("first-off", THEN, GIVES_UP)
+    assert _given_up(first, OFF_TURN) == {}
+
+
+def test_time_as_of_the_question_decides() -> None:
+    assert _given_up(OLD, OFF_TURN, as_of=LATER - timedelta(days=1)) == {}
+    # Told again after the withdrawal: current again …
+    restated = _candidate("plan", THEN, PLAN, last_mentioned=LATER + timedelta(days=3))
+    assert _given_up(restated, OFF_TURN) == {}
+    # … but not for a question dated before the restatement.
+    assert set(_given_up(restated, OFF_TURN, as_of=LATER + timedelta(days=1))) == {"plan"}
+
+
+# The query path, on the real model: a plan told as a raw turn only, given up weeks later in
+# a raw turn the ingest drew no retraction from.
+PLAN_TURN = (
+    "we're building a treehouse for the kids in the big oak this summer, I've ordered the timber"
+)
+WITHDRAWAL_TURN = "the treehouse idea is dead, forget I ever mentioned it"
+CHATTER = [
+    "can you suggest a quick pasta sauce", "the bus was late again this morning",
+    "what's a good stretch for a stiff neck", "my sister visits next month",
+    "how long do I boil an egg", "the printer at work jammed twice today",
+    "remind me what a good tip is in Portugal", "my phone screen cracked on the stairs",
+    "which wine goes with grilled fish", "the neighbours' dog barked all night",
+    "I need a birthday idea for my dad", "is it worth repainting the fence in autumn",
+]  # fmt: skip
+STREAM = told_turns([
+    (PLAN_TURN, []), *[(t, []) for t in CHATTER[:6]],
+    (WITHDRAWAL_TURN, []), *[(t, []) for t in CHATTER[6:]],
+], NOW, Category.OTHER)  # fmt: skip
+QUESTION = "are we building a treehouse this summer?"
+#: A day before the withdrawal was told.
+BEFORE = next(e.ingest_time for e in STREAM if e.edge_id == "s7#raw") - timedelta(days=1)
+
+embedded = embedded_stream(STREAM)
+
+
+def _ask(vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder, question: str = QUESTION,
+         policy: object = ON, k: int = 10) -> list[tuple[str, list[str]]]:  # fmt: skip
+    service = QueryService(vectors, embedder, policy, clock=lambda: NOW)  # type: ignore[arg-type]
+    result = service.query(QueryRequest(user_id="u1", query=question, as_of=NOW, k=k))
+    return [(r.edge_id, r.why) for r in result.results]
+
+
+def _gone(answer: list[tuple[str, list[str]]]) -> set[str]:
+    return moved_by(answer, "withdrawn: a later turn gives it up")
+
+
+def test_the_query_path_serves_the_plan_no_more_and_says_why(
+    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
+) -> None:
+    vectors = stored([embedded[e.edge_id] for e in STREAM], POLICY)
+    # Without the rule the given-up plan leads the answer (AV7 fails: stale).
+    off = [e for e, _ in _ask(vectors, embedder, policy=OFF)]
+    assert off.index("s0#raw") < 5
+    on = _ask(vectors, embedder)
+    assert "s0#raw" not in [e for e, _ in on]
+    assert "s7#raw" in [e for e, _ in on]  # the withdrawal itself is served
+    # Still in memory: a longer answer serves it last, saying why.
+    every = _ask(vectors, embedder, k=50)
+    assert every[-1][0] == "s0#raw" and _gone(every) == {"s0#raw"}
+    # A question about the past keeps the history.
+    assert _gone(_ask(vectors, embedder, "what did I say about a treehouse?", k=50)) == set()
+
+
+def test_only_under_the_embedder_the_probe_reads(
+    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
+) -> None:
+    assert POLICY.withdrawn.embedder_model_id == MODEL_ID == embedder.model_id
+    vectors = stored([embedded[e.edge_id] for e in STREAM], POLICY)
+    other = with_rule(ON, "withdrawn", embedder_model_id="text-embedding-3-small")
+    assert [e for e, _ in _ask(vectors, embedder, policy=other)].index("s0#raw") < 5
+
+
+(
+    test_the_ranking_does_not_depend_on_delivery_order,
+    test_forgetting_an_edge_ends_where_never_telling_it_does,
+) = ranking_properties(STREAM, QUESTION, ON, NOW)
+test_a_question_before_the_withdrawal_reads_only_what_was_told = as_of_property(
+    STREAM, QUESTION, ON, BEFORE
+)
