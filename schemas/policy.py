@@ -254,6 +254,18 @@ class WithdrawalPolicy(BaseModel):
     threshold: float = Field(default=0.9, ge=0, le=1)
 
 
+class NormalizationPolicy(BaseModel):
+    """Offline extraction: the rule families read a turn in canonical prose — fillers,
+    stutters, texting shorthand, markdown structure and professional abbreviations
+    rewritten by a closed lexicon (workers/text/register.py); the raw turn is kept and
+    indexed verbatim. Ours; the measurement that set it is `Policy.notes["normalization"]`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    #: Off unless the policy file turns it on, as every other rule.
+    enabled: bool = False
+
+
 class CompactionPolicy(BaseModel):
     """When a long-dead fact may leave the active store (docs/architecture.md, "Compaction":
     archive long-dead facts so the active store stays bounded; paper Appendix L projects
@@ -375,6 +387,8 @@ class Policy(BaseModel):
     compaction: CompactionPolicy = CompactionPolicy()
     #: The trained withdrawal probe behind the retraction markers (offline extractor). Ours.
     withdrawal: WithdrawalPolicy = WithdrawalPolicy()
+    #: Chat registers rewritten for the rule families (offline extractor). Ours.
+    normalization: NormalizationPolicy = NormalizationPolicy()
     #: Where a setting departs from the paper or the paper is silent: why, and the
     #: measurement behind it (setting name → text). Documentation only.
     notes: dict[str, str] = {}
