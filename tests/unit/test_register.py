@@ -202,13 +202,13 @@ def test_witness_emoji_ends_the_sentence() -> None:
 
 
 def test_the_context_turn_is_read_normalized_too() -> None:
-    """A retraction resolves against a plan stated in texting earlier in the session."""
-    extractor = RuleExtractor(normalize=True)
-    earlier = turn("- planning a trip to Oslo in june", 1)
-    later = turn("the oslo trip is off", 2)
-    plan = {f.slot_key for f in extractor.extract(earlier)}
-    retracted = {s for f in extractor.extract(later, [earlier]) for s in f.retracts}
-    assert plan and retracted & plan
+    """The session context (what "my flight"-style references and retractions resolve
+    against) is read through the same layer as the turn."""
+    from workers.extraction.rules import _Context
+
+    earlier = [turn("- moved to Braga last month", 1)]
+    assert "user.current_city" not in {s for s, _ in _Context(earlier).pairs()}
+    assert "user.current_city" in {s for s, _ in _Context(earlier, canonical).pairs()}
 
 
 def test_policy_turns_it_on_and_raw_text_is_untouched() -> None:
@@ -236,3 +236,18 @@ def test_the_register_set_is_the_cases_told_in_registers() -> None:
             t for t, o in zip(persona.turns, original.turns, strict=True) if t.text != o.text
         ]
         assert changed and all(t.role == "user" for t in changed)
+
+
+def test_the_wiring_follows_the_policy() -> None:
+    """`frecall.bootstrap.rule_extractor` hands the policy's switch to the extractor."""
+    from frecall.bootstrap import rule_extractor
+    from workers.embedding.hashing import HashingEmbedder
+
+    on = load_policy()
+    off = on.model_copy(
+        update={"normalization": on.normalization.model_copy(update={"enabled": False})}
+    )
+    text = turn("- moved to Braga last month")
+    found = {f.slot_key for f in rule_extractor(on, HashingEmbedder()).extract(text)}
+    missed = {f.slot_key for f in rule_extractor(off, HashingEmbedder()).extract(text)}
+    assert "user.current_city" in found - missed

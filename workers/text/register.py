@@ -15,14 +15,15 @@ lone "i"), words outside the lexicon. Ambiguous shorthand is expanded only in co
 ("wont" unless after a determiner: "as is my wont"; "r" only after a pronoun; the family
 abbreviations DH, SIL … only after a possessive and in capitals).
 
-Fast path: a text with no trigger (`_TRIGGER`: a lexicon word, a markdown or emoji
-character, a stretched letter, a doubled word) is returned as it is.
+Fast path: a text with no trigger (`_triggered`: a lexicon word, a lone lower-case "i", a
+doubled word, a markdown, emoji or emoticon character, a stretched letter, a run-on with a
+discourse marker) is returned as it is (on LoCoMo dev 2,565 of 2,760 turns).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from itertools import pairwise
 
 from workers.text.markdown import has_markup, prose_of_markdown
 
@@ -205,7 +206,7 @@ def _triggered(text: str) -> tuple[bool, bool]:
     lexicon = not _TRIGGER_WORDS.isdisjoint(lower)
     if lexicon or not _CASED_TRIGGERS.isdisjoint(tokens):
         return True, lexicon
-    if any(a == b for a, b in zip(lower, lower[1:], strict=False)):
+    if any(a == b for a, b in pairwise(lower)):
         return True, False
     if len(tokens) >= _RUN_ON_WORDS and _RUN_ON_MARKER.search(text):
         return True, False
@@ -304,7 +305,3 @@ def _split_run_on(line: str) -> str:
             piece = _RUN_ON_MARKER.sub(". ", piece)
         out.append(piece)
     return "".join(out)
-
-
-#: For tests and the docs: every rewrite this module knows, by name.
-TRANSFORMS: dict[str, Callable[[str], str]] = {"canonical": canonical}
