@@ -9,8 +9,8 @@ or of `heldout4/` (a fifth telling written the same way by another outsider, sea
 of issue 11 and a validation set since)
 or of `heldout5/` (a sixth telling written the same way by a third outsider, sealed through round 10
 and a validation set since)
-or of `heldout6/` (a seventh telling written the same way by a fourth outsider, sealed through
-round 12 and a validation set since)
+or of `heldout6/` (a seventh telling written the same way by a fourth outsider, sealed through round 12
+and a validation set since)
 or of `heldout7/` (an eighth, sealed telling written the same way by a fifth outsider, in new
 registers, kept for a later honest measurement)
 go through the product's ingest and query paths, with the

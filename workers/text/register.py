@@ -23,6 +23,7 @@ discourse marker) is returned as it is (on LoCoMo dev 2,565 of 2,760 turns).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import pairwise
 
 from workers.text.markdown import has_markup, prose_of_markdown
@@ -213,9 +214,11 @@ def _triggered(text: str) -> tuple[bool, bool]:
     return _CHAR_TRIGGER.search(text) is not None, False
 
 
+@lru_cache(maxsize=4096)
 def canonical(text: str) -> str:
     """`text` in canonical prose for the rule families (see the module doc); the same
-    string when nothing in it is a register trigger."""
+    string when nothing in it is a register trigger. Cached: every turn reads the turns of
+    its session context again (`rules._Context`), as `rules._scan_once` is cached."""
     if not _triggered(text)[0]:
         return text
     parts = re.split(r"(```.*?(?:```|\Z))", text, flags=re.DOTALL)
