@@ -9,9 +9,11 @@ or of `heldout4/` (a fifth telling written the same way by another outsider, sea
 of issue 11 and a validation set since)
 or of `heldout5/` (a sixth telling written the same way by a third outsider, sealed through round 10
 and a validation set since)
-or of `heldout6/` (a seventh telling written the same way by a fourth outsider, sealed through round 12
-and a validation set since)
+or of `heldout6/` (a seventh telling written the same way by a fourth outsider, sealed through
+round 12 and a validation set since)
 or of `heldout7/` (an eighth, sealed telling written the same way by a fifth outsider, in new
+registers, kept for a later honest measurement)
+or of `heldout8/` (a ninth, sealed telling written the same way by a sixth outsider, in yet other
 registers, kept for a later honest measurement)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
@@ -37,7 +39,7 @@ SETS = {name: CASES_DIR.with_name(name) for name in ("cases", "heldout", "heldou
 #: Sealed sets: `paper-turns --cases NAME` measures them, no tuning tool ever does.
 SEALED = {
     name: CASES_DIR.with_name(name)
-    for name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7")
+    for name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")
 }
 
 
