@@ -95,7 +95,10 @@ def rule_extractor(policy: Policy, embedder: Embedder) -> RuleExtractor:
     from workers.extraction.rules import RuleExtractor
     from workers.extraction.withdrawal_probe import WithdrawalGate
 
-    return RuleExtractor(withdrawal=WithdrawalGate.for_embedder(embedder, policy) is not None)
+    return RuleExtractor(
+        withdrawal=WithdrawalGate.for_embedder(embedder, policy) is not None,
+        normalize=policy.normalization.enabled,
+    )
 
 
 def make_vectors(settings: Settings, dim: int, directory: Path | None = None) -> VectorIndex:

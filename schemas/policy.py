@@ -279,6 +279,18 @@ class WithdrawnPolicy(BaseModel):
     embedder_model_id: str = "minilm-l6-v2-int8"
 
 
+class NormalizationPolicy(BaseModel):
+    """Offline extraction: the rule families read a turn in canonical prose — fillers,
+    stutters, texting shorthand, markdown structure and professional abbreviations
+    rewritten by a closed lexicon (workers/text/register.py); the raw turn is kept and
+    indexed verbatim. Ours; the measurement that set it is `Policy.notes["normalization"]`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    #: Off unless the policy file turns it on, as every other rule.
+    enabled: bool = False
+
+
 class CompactionPolicy(BaseModel):
     """When a long-dead fact may leave the active store (docs/architecture.md, "Compaction":
     archive long-dead facts so the active store stays bounded; paper Appendix L projects
@@ -403,6 +415,8 @@ class Policy(BaseModel):
     #: A withdrawal the ingest left unresolved, read at query time: the statement it gives
     #: up leaves the served top k (workers/query/withdrawn.py). Ours (§3.3, A.9, AV7).
     withdrawn: WithdrawnPolicy = WithdrawnPolicy()
+    #: Chat registers rewritten for the rule families (offline extractor). Ours.
+    normalization: NormalizationPolicy = NormalizationPolicy()
     #: Where a setting departs from the paper or the paper is silent: why, and the
     #: measurement behind it (setting name → text). Documentation only.
     notes: dict[str, str] = {}

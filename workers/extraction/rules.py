@@ -78,6 +78,7 @@ from workers.extraction.phrasing import third_person
 from workers.extraction.slots import categories_for_slot, describe_cancel
 from workers.extraction.withdrawal import withdrawal_fact
 from workers.text.acronyms import expanded, long_forms
+from workers.text.register import canonical
 
 logger = logging.getLogger(__name__)
 
@@ -128,22 +129,27 @@ class RuleExtractor:
     Assistant turns yield nothing: memory is what the user said.
     """
 
-    def __init__(self, context_turns: int = 20, withdrawal: bool = False) -> None:
+    def __init__(
+        self, context_turns: int = 20, withdrawal: bool = False, normalize: bool = False
+    ) -> None:
         """`withdrawal`: also yield the candidate retraction the trained probe confirms or
-        drops in the extraction stage (`withdrawal.py`); without it only the markers retract."""
+        drops in the extraction stage (`withdrawal.py`); without it only the markers retract.
+        `normalize`: the families read each turn (and its context) in canonical prose
+        (`workers/text/register.py`: fillers, texting, markdown); the raw turn is unchanged."""
         self._context_turns = context_turns
         self._withdrawal = withdrawal
+        self._read: Callable[[str], str] = canonical if normalize else str
 
     def extract(self, turn: TurnEvent, context: Sequence[TurnEvent] = ()) -> list[ExtractedFact]:
         if turn.role != "user" or not turn.text.strip():
             return []
-        quarantined, found = _scan_once(turn.text)
+        quarantined, found = _scan_once(self._read(turn.text))
         facts: list[ExtractedFact] = []
         if quarantined:
             facts.append(_quarantine(list(quarantined)))
         pending = [_Fact(f, fact) for f in found if (fact := finish(f, turn.timestamp))]
         recent = [t for t in context if t.turn_id != turn.turn_id][-self._context_turns :]
-        session = _Context(recent)
+        session = _Context(recent, self._read)
         facts.extend(_link(pending, session))
         if self._withdrawal and (candidate := withdrawal_fact(turn.text, facts, session.pairs())):
             facts.append(candidate)
@@ -243,8 +249,9 @@ def _clause_drafts(clause: Clause) -> list[Draft]:
 class _Context:
     """(slot, text) of the context turns, newest first, computed only if a fact needs it."""
 
-    def __init__(self, turns: Sequence[TurnEvent]) -> None:
+    def __init__(self, turns: Sequence[TurnEvent], read: Callable[[str], str] = str) -> None:
         self._turns = turns
+        self._read = read
         self._pairs: list[tuple[str, str]] | None = None
 
     def pairs(self) -> list[tuple[str, str]]:
@@ -253,7 +260,7 @@ class _Context:
                 pair
                 for turn in reversed(self._turns)
                 if turn.role == "user"
-                for pair in reversed(_plain_slots(turn.text))
+                for pair in reversed(_plain_slots(self._read(turn.text)))
             ]
         return self._pairs
 
