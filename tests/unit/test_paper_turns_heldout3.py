@@ -2,7 +2,7 @@
 heldout6, heldout7 and heldout8): each gold-metadata telling asks the same questions with the same
 labels, each labelled turn's fact at that turn's time (the checks every written set shares, and the
 seal, are in test_paper_turns_written_sets.py; heldout4's to heldout8's own rule checks in
-test_paper_turns_heldout4.py to test_paper_turns_heldout8.py)."""
+test_paper_turns_heldout4.py to test_paper_turns_heldout7_8.py)."""
 
 from __future__ import annotations
 
