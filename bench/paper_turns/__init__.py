@@ -11,8 +11,8 @@ or of `heldout5/` (a sixth telling written the same way by a third outsider, sea
 and a validation set since)
 or of `heldout6/` (a seventh telling written the same way by a fourth outsider, sealed through
 round 12 and a validation set since)
-or of `heldout7/` (an eighth, sealed telling written the same way by a fifth outsider, in new
-registers, kept for a later honest measurement)
+or of `heldout7/` (an eighth telling written the same way by a fifth outsider, in new
+registers, sealed through round 13 and a validation set since)
 or of `heldout8/` (a ninth, sealed telling written the same way by a sixth outsider, in yet other
 registers, kept for a later honest measurement)
 go through the product's ingest and query paths, with the
