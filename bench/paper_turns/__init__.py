@@ -15,6 +15,8 @@ or of `heldout7/` (an eighth telling written the same way by a fifth outsider, i
 registers, sealed through round 13 and a validation set since)
 or of `heldout8/` (a ninth, sealed telling written the same way by a sixth outsider, in yet other
 registers, kept for a later honest measurement)
+or of `heldout9/` (a tenth, sealed telling written the same way by a seventh outsider, in new
+registers again, kept for a later honest measurement)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
 top 10, stale in the top 5).
@@ -39,7 +41,7 @@ SETS = {name: CASES_DIR.with_name(name) for name in ("cases", "heldout", "heldou
 #: Sealed sets: `paper-turns --cases NAME` measures them, no tuning tool ever does.
 SEALED = {
     name: CASES_DIR.with_name(name)
-    for name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")
+    for name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9")
 }
 
 

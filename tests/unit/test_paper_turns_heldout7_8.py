@@ -1,5 +1,5 @@
-"""The eighth and ninth tellings of the paper turns (bench/paper_turns/heldout7 and heldout8,
-written to the same plan in other registers): each gold-metadata telling says
+"""The eighth, ninth and tenth tellings of the paper turns (bench/paper_turns/heldout7, heldout8
+and heldout9, written to the same plan in other registers): each gold-metadata telling says
 what its labels say, by the paper's rules — a stale fact of a changed value shares
 its slot with a newer gold fact (Table 1, §3.3), an expired one has its event before the
 question and an upcoming one after it (Table 29, A.13), a past-intent one before it (A.7.4), an
@@ -8,7 +8,7 @@ retracted plan is named by a later retraction that carries no slot and has no da
 (A.9), a "thinking about" is soft, weak, beside a firm value and only ever neutral (Appendix F),
 one of them later committed, a number asked for is numeric and newer number-less remarks keep it
 (A.7.1), and an order for others is another slot (A.7.2). heldout7 is a validation set since round 14,
-heldout8 stays SEALED. The checks it shares with the other
+heldout8 and heldout9 stay SEALED. The checks it shares with the other
 written tellings are parametrized in test_paper_turns_heldout3.py and
 test_paper_turns_written_sets.py, the rule checks in paper_turns_gold_rules.py. None of these
 runs the product: they check the set, not what the product makes of it."""
@@ -24,9 +24,10 @@ from bench.paper_turns import SEALED, SETS
 from bench.paper_turns.cases import load
 from tests.unit import paper_turns_gold_rules as rules
 
-#: (name, fact-id prefix): heldout8 was written to heldout7's plan (the same proportions of
-#: attack vectors, modes and labelled constructions), so one set of checks serves both.
-TELLINGS = [("heldout7", "h7-"), ("heldout8", "h8-")]
+#: (name, fact-id prefix): heldout8 and heldout9 were written to heldout7's plan (the same
+#: proportions of attack vectors, modes and labelled constructions), so one set of checks serves
+#: all three.
+TELLINGS = [("heldout7", "h7-"), ("heldout8", "h8-"), ("heldout9", "h9-")]
 
 
 @pytest.fixture(params=TELLINGS, ids=[name for name, _ in TELLINGS])
