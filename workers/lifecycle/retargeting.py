@@ -45,6 +45,13 @@ _GENERIC = frozenset(
     ("project", "plan", "idea", "thing", "stuff", "trip", "travel", "pet", "event", "me", "the")
 )
 
+#: Nouns of a user's tie to a thing, not the thing: "cancelled the gym membership" gives up
+#: the gym (the money family keys "gym membership" as `user.gym` for the same reason,
+#: `patterns_money.py`), and the earlier turn about the habit says "gym", rarely
+#: "membership". Dropped when they end a name of several words, as change naming drops
+#: container nouns (`change_naming._CONTAINERS`).
+_TIES = frozenset(("membership", "subscription", "contract"))
+
 
 @dataclass(frozen=True, slots=True)
 class Target:
@@ -62,6 +69,8 @@ def named_things(retraction: EdgeEvent) -> list[tuple[str, ...]]:
     for slot in retraction.retracts:
         stems = (_stem(w) for w in re.split(r"[._\s-]+", slot.lower())[1:] if w)
         words = tuple(w for w in stems if len(w) > 2 and w not in _GENERIC)
+        while len(words) > 1 and words[-1] in _TIES:
+            words = words[:-1]  # "the gym membership" names the gym
         if words:
             out.append(words)
     return out
