@@ -169,7 +169,7 @@ SWIM = axis(7)
 
 
 def test_a_cancelled_membership_gives_up_the_habit_it_paid_for() -> None:
-    """"Cancelled my pool subscription" names the pool, not the subscription: the earlier
+    """Cancelling "my pool subscription" names the pool, not the subscription: the earlier
     turn about swimming there (raw only, another session) says "pool", never the tie noun."""
     svc, vectors = service()
     svc.apply(raw("s1/swim#raw", 0, "I do lengths at the pool before work most days", SWIM))

@@ -24,9 +24,7 @@ import re
 _I = re.IGNORECASE
 _DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _DAY_ABBR = r"(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"
-_PERIOD = (
-    rf"(?:day|morning|afternoon|evening|night|week|weekday|weekend|month|{_DAY}|{_DAY_ABBR})"
-)
+_PERIOD = rf"(?:day|morning|afternoon|evening|night|week|weekday|weekend|month|{_DAY}|{_DAY_ABBR})"
 _COUNT = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|couple\s+of)"
 
 #: What says the clause is a routine: a repeated period, a plural weekday used as an adverb

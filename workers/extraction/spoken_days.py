@@ -40,7 +40,10 @@ _MONTH = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november"
     r"|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?"
 )
-_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?"
+_DAY = (
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?"
+)
 _SPOKEN = re.compile(
     rf"\b{_WORD}(?=\s+of\s+{_MONTH}(?!\w))"
     rf"|(?<=\b)(?P<month>{_MONTH})\s+(?:the\s+)?{_WORD.replace('?P<w>', '?P<w2>')}\b"
