@@ -133,3 +133,33 @@ def test_cue_gate_is_cheap_and_selective() -> None:
     assert has_date_cue("see you on Friday")
     assert has_date_cue("in 3 days")
     assert has_date_cue("tmrw")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a dictated day of the month: the turn is Wednesday 12 March 2025
+        ("the plumber comes on the twenty-fourth, first thing", at(2025, 3, 24)),
+        ("my viva is on the second of April", at(2025, 4, 2)),
+        ("the recital is April the ninth", at(2025, 4, 9)),
+        ("parents' evening, Monday the seventeenth at 6pm", at(2025, 3, 17, 18, 0)),
+        ("I'm away on the thirty-first and back in April", at(2025, 3, 31)),
+    ],
+)
+def test_a_day_of_the_month_said_as_a_word(text: str, expected: datetime) -> None:
+    assert has_date_cue(text)
+    assert resolve_event_time(text, BASE, "future") == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the second shop on the left was cheaper",
+        "that was the first time I tried it",
+        "we live on the third floor now",
+        "on the second thought, skip it",
+    ],
+)
+def test_an_ordinal_that_is_no_day_stays_no_date(text: str) -> None:
+    assert not has_date_cue(text)
+    assert resolve_event_time(text, BASE, "future") is None

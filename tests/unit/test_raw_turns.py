@@ -108,6 +108,16 @@ def test_an_upcoming_dated_turn_of_an_event_category_expires() -> None:
         assert all(e.event_time is None for e in out)
 
 
+def test_a_numeric_date_with_a_short_year_names_one_occurrence() -> None:
+    """A year makes a date one occurrence, in two digits too: a dated rota entry expires;
+    the same day and month without a year may be a standing date and keeps none."""
+    kind = [verdict(kind=Category.OBLIGATIONS)]
+    (dated,) = with_raw_meaning(raw_turn("first-aid refresher on 20/03/25, room B"), kind)
+    assert dated.event_time == datetime(2025, 3, 20, tzinfo=UTC)
+    (standing,) = with_raw_meaning(raw_turn("first-aid refresher on 20/03, room B"), kind)
+    assert standing.event_time is None
+
+
 def test_the_pipeline_gives_fact_less_turns_their_meaning() -> None:
     """MiniLM vectors, the rule extractor, the extraction stage: as the product ingests."""
     extractor = RuleExtractor()

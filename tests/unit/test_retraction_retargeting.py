@@ -163,3 +163,27 @@ def test_a_modifier_alone_does_not_name_a_turn() -> None:
         svc.apply(e)
     got = states(vectors)
     assert got["s1/p#raw"] is S.ACTIVE and got["s1/s#raw"] is S.RETRACTED
+
+
+SWIM = axis(7)
+
+
+def test_a_cancelled_membership_gives_up_the_habit_it_paid_for() -> None:
+    """Cancelling "my pool subscription" names the pool, not the subscription: the earlier
+    turn about swimming there (raw only, another session) says "pool", never the tie noun."""
+    svc, vectors = service()
+    svc.apply(raw("s1/swim#raw", 0, "I do lengths at the pool before work most days", SWIM))
+    svc.apply(raw("s1/sub#raw", 1, "my phone subscription renews in May", axis(8)))
+    off = retraction("s6/off#0", 200, ("project.pool_subscription", "project.subscription"),
+                     "User dropped the subscription plan", near(SWIM, FLOOR + 0.1, 5))  # fmt: skip
+    assert named_words(off) == {"pool"}
+    svc.apply(off)
+    lc = states(vectors)
+    assert lc["s1/swim#raw"] is S.RETRACTED and lc["s1/sub#raw"] is S.ACTIVE
+
+
+def test_a_tie_noun_alone_is_still_the_thing_named() -> None:
+    """Only a trailing tie noun after another word is dropped: "cancel the subscription"
+    names the subscription."""
+    r = retraction("s3/off#0", 30, ("project.subscription",), "User dropped it", SWIM)
+    assert named_words(r) == {"subscription"}

@@ -31,7 +31,7 @@ from typing import Literal
 
 from dateparser.search import search_dates  # type: ignore[import-untyped]
 
-from workers.extraction import clock_hours
+from workers.extraction import clock_hours, spoken_days
 
 logger = logging.getLogger(__name__)
 
@@ -142,11 +142,14 @@ class DateMention:
 
 def has_date_cue(text: str) -> bool:
     """Cheap gate: does `text` contain anything that looks like a date or time?"""
-    return (
+    if (
         _CUE.search(text) is not None
         or _CHAT_SPELLINGS.search(text) is not None
         or _BARE_MONTH.search(text) is not None
-    )
+    ):
+        return True
+    spoken = spoken_days.digits(text)  # "on the twenty-first": a day said as a word
+    return spoken != text and _CUE.search(spoken) is not None
 
 
 def is_deictic(text: str) -> bool:
@@ -174,7 +177,9 @@ def resolve_event_time(text: str, base: datetime, prefer: Prefer = "future") -> 
 
 
 def find_event_time(text: str, base: datetime, prefer: Prefer = "future") -> DateMention | None:
-    """Like `resolve_event_time`, also returning the words of the expression."""
+    """Like `resolve_event_time`, also returning the words of the expression (a day said as
+    an ordinal word comes back in digits: `spoken_days`)."""
+    text = spoken_days.digits(text)
     if not (has_date_cue(text) or clock_hours.has_clock(text)):
         return None
     base = base.replace(tzinfo=UTC) if base.tzinfo is None else base.astimezone(UTC)

@@ -27,6 +27,7 @@ from workers.extraction.draft import Draft
 from workers.extraction.lexicon import words
 from workers.extraction.model import ExtractedFact
 from workers.extraction.phrasing import statement, third_person, with_date, with_statement
+from workers.extraction.recurrence import recurring_day
 
 _PAST_TENSE = re.compile(
     r"\b(?:was|were|went|did|won|lost|attended|finished|happened|came|saw|met|enjoyed|loved"
@@ -129,4 +130,6 @@ def _event_time(f: Found, timestamp: datetime) -> DateMention | None:
         and f.draft.kind.startswith(("obligation", "logistics"))
     ):
         mention = find_event_time(f.sentence, timestamp, prefer)
+    if mention is not None and recurring_day(f.clause.text, mention.text):
+        return None  # "Tuesdays = choir": the day a routine recurs on dates no event
     return mention

@@ -71,6 +71,8 @@ _OCCURRENCE = re.compile(
     r"\b(?:today|tonight|tomorrow|next|this|coming|in (?:\d+|a|an|one|two|three|four|five|six)"
     r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs"
     r"|fri|sat|sun|\d{4})\b"
+    # a numeric date with its year, the year in two digits too ("13/05/25")
+    r"|\b\d{1,2}/\d{1,2}/(?:\d{2}|\d{4})\b"
 )
 #: What recurs every year or month: a month named without a day ("scheduled for March", "the
 #: launch is in October") is one occurrence, unless the turn says what it names comes back

@@ -45,6 +45,13 @@ _GENERIC = frozenset(
     ("project", "plan", "idea", "thing", "stuff", "trip", "travel", "pet", "event", "me", "the")
 )
 
+#: Nouns of a user's tie to a thing, not the thing: "cancelled the gym membership" gives up
+#: the gym (the money family keys "gym membership" as `user.gym` for the same reason,
+#: `patterns_money.py`), and the earlier turn about the habit says "gym", rarely
+#: "membership". Dropped when they end a name of several words, as change naming drops
+#: container nouns (`change_naming._CONTAINERS`).
+_TIES = frozenset(("membership", "subscription", "contract"))
+
 
 @dataclass(frozen=True, slots=True)
 class Target:
@@ -59,12 +66,17 @@ def named_things(retraction: EdgeEvent) -> list[tuple[str, ...]]:
     """The content words of each slot a retraction names, its head last
     (`project.ubc_exchange` → (ubc, exchange)): what the user said they are dropping."""
     out: list[tuple[str, ...]] = []
+    tied: set[str] = set()  # tie nouns said after the thing they tie to
     for slot in retraction.retracts:
         stems = (_stem(w) for w in re.split(r"[._\s-]+", slot.lower())[1:] if w)
         words = tuple(w for w in stems if len(w) > 2 and w not in _GENERIC)
+        while len(words) > 1 and words[-1] in _TIES:
+            tied.add(words[-1])
+            words = words[:-1]  # "the gym membership" names the gym
         if words:
             out.append(words)
-    return out
+    # `project.membership` beside `project.gym_membership` is the same name, less of it
+    return [w for w in out if w not in {(t,) for t in tied}]
 
 
 def named_words(retraction: EdgeEvent) -> set[str]:
