@@ -10,15 +10,18 @@ cases where the bulk path must hand a user back to the one-by-one path.
 from __future__ import annotations
 
 import itertools
+import random
 import tempfile
 from collections.abc import Sequence
+from datetime import timedelta
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from schemas.events import EdgeEvent
-from tests.unit.edge_helpers import edge
+from schemas.categories import Category, LifecycleState
+from schemas.events import EdgeEvent, Embedding
+from tests.unit.edge_helpers import T0, axis, edge, near
 from tests.unit.test_change_naming import STREAM as NAMING_STREAM
 from tests.unit.test_change_naming import service as naming_service
 from tests.unit.test_retraction_retargeting import STREAM as RETARGETING_STREAM
@@ -83,8 +86,35 @@ def _bulk_matches_one_by_one(
             slots.close()
 
 
+def _dog_plan_is_off(n: int, day: int, *, retracts: bool) -> EdgeEvent:
+    """An edge of the generated streams' `pet.dog.outcome` slot (test_stream_properties)."""
+    text = "u1 the dog plan is off"
+    return EdgeEvent(
+        edge_id=f"u1-f{n:02d}",
+        user_id="u1",
+        text=text,
+        categories=Category.PROJECTS_ENDEAVORS.value,  # type: ignore[arg-type]
+        slot_key="pet.dog.outcome",
+        ingest_time=T0 + timedelta(days=day),
+        retracts=("pet.dog.plan",) if retracts else (),
+        embedding=Embedding.from_array(EMBEDDER.model_id, EMBEDDER.embed([text])[0]),
+    )
+
+
+#: A retraction of a slot nobody filled (`pet.dog.plan`) retargets to the earlier edges that
+#: name the dog (workers/lifecycle/retargeting.py): here two of its own slot, ingested
+#: before it and delivered after it, together (the round-14 failure's shape).
+LATE_TARGETS = [
+    _dog_plan_is_off(0, 5, retracts=True),
+    _dog_plan_is_off(1, 1, retracts=False),
+    _dog_plan_is_off(2, 2, retracts=False),
+]
+
+
 @settings(max_examples=150, deadline=None)
 @given(streams(), st.lists(st.integers(0, 40), max_size=4), st.randoms(use_true_random=False))
+# The retraction alone in the first batch, its two targets (one redelivered) in the second.
+@example(LATE_TARGETS, [1], random.Random(3))
 def test_bulk_in_any_batches_gives_the_exports_and_rankings_of_one_by_one(
     stream: list[EdgeEvent],
     cuts: list[int],
@@ -112,6 +142,47 @@ def test_bulk_on_the_sqlite_slot_index_gives_the_same(
             assert memory.observed() == expected
         finally:
             slots.close()
+
+
+def test_a_retraction_reaches_the_targets_a_later_batch_brings_two_of() -> None:
+    """Each of the two late targets, judged against the edges without it alone, seemed not
+    to move the stored retraction (the other one was there): it retracted nothing."""
+    memory, bulk = _bulk_memory(InMemorySlotIndex())
+    assert _in_batches(memory, bulk, LATE_TARGETS, [1]) == 0
+    lifecycles = {r.edge_id: r.lifecycle for r in memory.vectors.scroll("u1")}
+    assert lifecycles["u1-f01"].state is LifecycleState.RETRACTED
+    assert lifecycles["u1-f01"].retracted_by == "u1-f00"
+    assert memory.observed() == Memory.empty().of(LATE_TARGETS).observed()
+
+
+def test_a_retraction_leaves_its_old_target_when_a_later_batch_brings_closer_ones() -> None:
+    """The stored retraction retracted the dog walks; two closer dog edges, earlier than it,
+    come in one later batch: it retracts them instead, and the walks are current again —
+    as in any one-by-one order."""
+    dog = axis(0)
+    stream = [
+        edge("off", day=5, slot="pet.dog.outcome", text="the dog plan is off",
+             retracts=("pet.dog.plan",), vector=dog),
+        edge("walk", day=1, slot="hobby.walking", text="walks the neighbour's dog",
+             vector=near(dog, 0.5, 1)),
+        edge("adopt", day=2, slot="pet.adoption", text="adopting a dog from the shelter",
+             vector=near(dog, 0.9, 2)),
+        edge("home", day=3, slot="pet.adoption", text="the shelter dog comes home Friday",
+             vector=near(dog, 0.9, 3), update="accumulate"),
+    ]  # fmt: skip
+    memory, bulk = _bulk_memory(InMemorySlotIndex())
+    assert _in_batches(memory, bulk, stream, [2]) == 0
+    states = {r.edge_id: r.lifecycle.state for r in memory.vectors.scroll("u1")}
+    assert states == {
+        "off": LifecycleState.ACTIVE,
+        "walk": LifecycleState.ACTIVE,
+        "adopt": LifecycleState.RETRACTED,
+        "home": LifecycleState.RETRACTED,
+    }
+    reference = Memory.empty().of(stream)
+    assert dumps_stable(export_user(memory.vectors, "u1")) == dumps_stable(
+        export_user(reference.vectors, "u1")
+    )
 
 
 def test_transitions_are_the_batchs_net_changes() -> None:
