@@ -185,6 +185,44 @@ def test_a_retraction_leaves_its_old_target_when_a_later_batch_brings_closer_one
     )
 
 
+def test_a_retraction_moves_when_its_old_target_is_redelivered_with_a_closer_one() -> None:
+    """The stored retraction retracted the walks (the closest dog edge then); the walks come
+    again with a closer edge of the adoption slot, which already had a member: without the
+    batch, the adoption slot was next best — the target "before" and "now" agree though the
+    store's differs, and the retraction must still be listed under the adoption slot."""
+    dog = axis(0)
+    walk = edge(
+        "walk",
+        day=1,
+        slot="hobby.walking",
+        text="walks the neighbour's dog",
+        vector=near(dog, 0.8, 1),
+    )
+    first = [
+        walk,
+        edge("adopt", day=2, slot="pet.adoption", text="adopting a dog from the shelter",
+             vector=near(dog, 0.5, 2)),
+        edge("off", day=5, slot="pet.dog.outcome", text="the dog plan is off",
+             retracts=("pet.dog.plan",), vector=dog),
+    ]  # fmt: skip
+    closer = edge("home", day=3, slot="pet.adoption", text="the shelter dog comes home Friday",
+                  vector=near(dog, 0.9, 3), update="accumulate")  # fmt: skip
+    memory, bulk = _bulk_memory(InMemorySlotIndex())
+    for batch in (first, [walk, closer]):
+        assert all(b.transitions is not None for b in bulk.apply(batch))
+    states = {r.edge_id: r.lifecycle.state for r in memory.vectors.scroll("u1")}
+    assert states == {
+        "off": LifecycleState.ACTIVE,
+        "walk": LifecycleState.ACTIVE,
+        "adopt": LifecycleState.RETRACTED,
+        "home": LifecycleState.RETRACTED,
+    }
+    reference = Memory.empty().of([*first, closer])
+    assert dumps_stable(export_user(memory.vectors, "u1")) == dumps_stable(
+        export_user(reference.vectors, "u1")
+    )
+
+
 def test_transitions_are_the_batchs_net_changes() -> None:
     _, bulk = _bulk_memory(InMemorySlotIndex())
     old, new = edge("a", day=1), edge("b", day=2)

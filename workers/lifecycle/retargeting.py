@@ -258,21 +258,28 @@ class Retargeting:
         touched: list[str] = []
         for retraction in later:
             now, before = self.target(retraction, edges), self.target(retraction, without)
-            if _slot(now) == _slot(before):
-                continue
-            if now is not None:
+            moved = _slot(now) != _slot(before)
+            if now is not None and (moved or self._fixed is not None):
+                # In a batch `before` may not be the target the store holds (see
+                # `_edges_before`): the retraction is listed under its target now anyway.
                 self._slots.add(user, RT_PREFIX + now.slot, retraction)
-            touched += [s for s in (_slot(now), _slot(before)) if s]
+            if moved:
+                touched += [s for s in (_slot(now), _slot(before)) if s]
         return touched
 
     def _edges_before(self, user: str, edge: EdgeEvent) -> list[EdgeEvent]:
         """The user's edges before `edge` arrived, over which a later retraction's target
         is compared with its target now: one by one, every edge but it; in a batch, every
-        edge but the batch's (they all arrive at once). Every edge but `edge` alone would
-        still hold the rest of the batch: two edges of one new target would each hide the
-        other's move (the target seems not to change), and the stored retraction would
-        neither reach its new target nor leave its old one — a state no delivery order
-        gives (tests/unit/test_bulk_lifecycle.py, the late targets)."""
+        edge but the batch's (they arrive at once). Every edge but `edge` alone would still
+        hold the rest of the batch: two edges of one new target would each hide the other's
+        move, and the stored retraction would neither reach its new target nor leave its
+        old one — a state no delivery order gives (tests/unit/test_bulk_lifecycle.py).
+
+        A batch's redelivered edges were there before it, so the target before may differ
+        from the one the store holds; then that one is a redelivered edge's slot (leaving
+        out edges other than the closest keeps the closest), and a new target is a batch
+        edge's slot: the batch resolves both anyway. What it needs besides is the retraction
+        listed under its target now, which `on_apply` does."""
         if self._fixed is None:
             return [e for e in self._edges(user) if e.edge_id != edge.edge_id]
         if user not in self._prior:
