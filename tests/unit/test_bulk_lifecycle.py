@@ -155,34 +155,41 @@ def test_a_retraction_reaches_the_targets_a_later_batch_brings_two_of() -> None:
     assert memory.observed() == Memory.empty().of(LATE_TARGETS).observed()
 
 
-def test_a_retraction_leaves_its_old_target_when_a_later_batch_brings_closer_ones() -> None:
-    """The stored retraction retracted the dog walks; two closer dog edges, earlier than it,
-    come in one later batch: it retracts them instead, and the walks are current again —
-    as in any one-by-one order."""
-    dog = axis(0)
-    stream = [
-        edge("off", day=5, slot="pet.dog.outcome", text="the dog plan is off",
-             retracts=("pet.dog.plan",), vector=dog),
-        edge("walk", day=1, slot="hobby.walking", text="walks the neighbour's dog",
-             vector=near(dog, 0.5, 1)),
-        edge("adopt", day=2, slot="pet.adoption", text="adopting a dog from the shelter",
-             vector=near(dog, 0.9, 2)),
-        edge("home", day=3, slot="pet.adoption", text="the shelter dog comes home Friday",
-             vector=near(dog, 0.9, 3), update="accumulate"),
-    ]  # fmt: skip
+_DOG = axis(0)
+#: A retraction of a slot nobody filled, and earlier edges naming the dog at several cosines
+#: to it: the one it retracts depends on which of them are in (closest first).
+OFF = edge("off", day=5, slot="pet.dog.outcome", text="the dog plan is off",
+           retracts=("pet.dog.plan",), vector=_DOG)  # fmt: skip
+WALK = edge("walk", day=1, slot="hobby.walking", text="walks the neighbour's dog",
+            vector=near(_DOG, 0.8, 1))  # fmt: skip
+ADOPT = edge("adopt", day=2, slot="pet.adoption", text="adopting a dog from the shelter",
+             vector=near(_DOG, 0.5, 2))  # fmt: skip
+HOME = edge("home", day=3, slot="pet.adoption", text="the shelter dog comes home Friday",
+            vector=near(_DOG, 0.9, 3), update="accumulate")  # fmt: skip
+VET = edge("vet", day=4, slot="pet.adoption", text="the dog's first vet visit",
+           vector=near(_DOG, 0.85, 4), update="accumulate")  # fmt: skip
+MOVING = [WALK, ADOPT, HOME, VET, OFF]
+
+
+def _states_after(batches: list[list[EdgeEvent]]) -> dict[str, LifecycleState]:
+    """Apply `batches` in bulk (none handed back) and check the export against one by one."""
     memory, bulk = _bulk_memory(InMemorySlotIndex())
-    assert _in_batches(memory, bulk, stream, [2]) == 0
-    states = {r.edge_id: r.lifecycle.state for r in memory.vectors.scroll("u1")}
-    assert states == {
-        "off": LifecycleState.ACTIVE,
-        "walk": LifecycleState.ACTIVE,
-        "adopt": LifecycleState.RETRACTED,
-        "home": LifecycleState.RETRACTED,
-    }
-    reference = Memory.empty().of(stream)
+    for batch in batches:
+        assert all(b.transitions is not None for b in bulk.apply(batch))
+    reference = Memory.empty().of([e for batch in batches for e in batch])
     assert dumps_stable(export_user(memory.vectors, "u1")) == dumps_stable(
         export_user(reference.vectors, "u1")
     )
+    return {r.edge_id: r.lifecycle.state for r in memory.vectors.scroll("u1")}
+
+
+def test_a_retraction_leaves_its_old_target_when_a_later_batch_brings_closer_ones() -> None:
+    """The stored retraction retracted the walks; two closer dog edges of one slot, earlier
+    than it, come in one later batch: it retracts them instead, and the walks are current
+    again — as in any one-by-one order."""
+    states = _states_after([[OFF, WALK], [HOME, VET]])
+    R, A = LifecycleState.RETRACTED, LifecycleState.ACTIVE
+    assert states == {"off": A, "walk": A, "home": R, "vet": R}
 
 
 def test_a_retraction_moves_when_its_old_target_is_redelivered_with_a_closer_one() -> None:
@@ -190,37 +197,29 @@ def test_a_retraction_moves_when_its_old_target_is_redelivered_with_a_closer_one
     again with a closer edge of the adoption slot, which already had a member: without the
     batch, the adoption slot was next best — the target "before" and "now" agree though the
     store's differs, and the retraction must still be listed under the adoption slot."""
-    dog = axis(0)
-    walk = edge(
-        "walk",
-        day=1,
-        slot="hobby.walking",
-        text="walks the neighbour's dog",
-        vector=near(dog, 0.8, 1),
-    )
-    first = [
-        walk,
-        edge("adopt", day=2, slot="pet.adoption", text="adopting a dog from the shelter",
-             vector=near(dog, 0.5, 2)),
-        edge("off", day=5, slot="pet.dog.outcome", text="the dog plan is off",
-             retracts=("pet.dog.plan",), vector=dog),
-    ]  # fmt: skip
-    closer = edge("home", day=3, slot="pet.adoption", text="the shelter dog comes home Friday",
-                  vector=near(dog, 0.9, 3), update="accumulate")  # fmt: skip
-    memory, bulk = _bulk_memory(InMemorySlotIndex())
-    for batch in (first, [walk, closer]):
-        assert all(b.transitions is not None for b in bulk.apply(batch))
-    states = {r.edge_id: r.lifecycle.state for r in memory.vectors.scroll("u1")}
-    assert states == {
-        "off": LifecycleState.ACTIVE,
-        "walk": LifecycleState.ACTIVE,
-        "adopt": LifecycleState.RETRACTED,
-        "home": LifecycleState.RETRACTED,
-    }
-    reference = Memory.empty().of([*first, closer])
-    assert dumps_stable(export_user(memory.vectors, "u1")) == dumps_stable(
-        export_user(reference.vectors, "u1")
-    )
+    states = _states_after([[WALK, ADOPT, OFF], [WALK, HOME]])
+    R, A = LifecycleState.RETRACTED, LifecycleState.ACTIVE
+    assert states == {"off": A, "walk": A, "adopt": R, "home": R}
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.permutations(MOVING),
+    st.lists(st.sampled_from(MOVING), max_size=3),
+    st.lists(st.integers(0, 8), max_size=3),
+    st.booleans(),
+)
+# The two batchings above: two closer edges together; the old target again with a closer one.
+@example([OFF, WALK, HOME, VET, ADOPT], [], [2, 4], False)
+@example([WALK, ADOPT, OFF, HOME, VET], [WALK], [3], True)
+def test_bulk_moves_retractions_as_one_by_one_does(
+    order: list[EdgeEvent], repeats: list[EdgeEvent], cuts: list[int], on_sqlite: bool
+) -> None:
+    """Which earlier edge an unresolved retraction retracts moves as closer ones come in,
+    whole batches of them, redelivered or not: in any batches, the same records."""
+    reference, ref_vectors = retargeting_service()
+    delivered = [*order, *repeats]
+    _bulk_matches_one_by_one(reference, ref_vectors, MOVING, delivered, cuts, on_sqlite)
 
 
 def test_transitions_are_the_batchs_net_changes() -> None:
