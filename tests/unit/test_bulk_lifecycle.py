@@ -12,9 +12,10 @@ from __future__ import annotations
 import itertools
 import random
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -111,6 +112,19 @@ LATE_TARGETS = [
 ]
 
 
+def given_batchings(
+    stream: Sequence[EdgeEvent], max_repeats: int, max_cut: int
+) -> Callable[..., Any]:
+    """Hypothesis: the test gets `stream` in any order, up to `max_repeats` repeated edges,
+    up to three cuts into batches, and whether to use the SQLite slot index."""
+    return given(
+        st.permutations(stream),
+        st.lists(st.sampled_from(stream), max_size=max_repeats),
+        st.lists(st.integers(0, max_cut), max_size=3),
+        st.booleans(),
+    )
+
+
 @settings(max_examples=150, deadline=None)
 @given(streams(), st.lists(st.integers(0, 40), max_size=4), st.randoms(use_true_random=False))
 # The retraction alone in the first batch, its two targets (one redelivered) in the second.
@@ -203,12 +217,7 @@ def test_a_retraction_moves_when_its_old_target_is_redelivered_with_a_closer_one
 
 
 @settings(max_examples=150, deadline=None)
-@given(
-    st.permutations(MOVING),
-    st.lists(st.sampled_from(MOVING), max_size=3),
-    st.lists(st.integers(0, 8), max_size=3),
-    st.booleans(),
-)
+@given_batchings(MOVING, 3, 8)
 # The two batchings above: two closer edges together; the old target again with a closer one.
 @example([OFF, WALK, HOME, VET, ADOPT], [], [2, 4], False)
 @example([WALK, ADOPT, OFF, HOME, VET], [WALK], [3], True)
@@ -282,12 +291,7 @@ def test_users_are_independent() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    st.permutations(ASSOCIATION_STREAM),
-    st.lists(st.sampled_from(ASSOCIATION_STREAM), max_size=4),
-    st.lists(st.integers(0, 20), max_size=3),
-    st.booleans(),
-)
+@given_batchings(ASSOCIATION_STREAM, 4, 20)
 def test_bulk_keeps_slot_association_as_one_by_one_does(
     order: list[EdgeEvent], repeats: list[EdgeEvent], cuts: list[int], on_sqlite: bool
 ) -> None:
@@ -366,12 +370,7 @@ def test_a_batch_reads_the_slot_index_in_a_few_calls() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(
-    st.permutations(NAMING_STREAM),
-    st.lists(st.sampled_from(NAMING_STREAM), max_size=3),
-    st.lists(st.integers(0, 10), max_size=3),
-    st.booleans(),
-)
+@given_batchings(NAMING_STREAM, 3, 10)
 def test_bulk_keeps_change_naming_as_one_by_one_does(
     order: list[EdgeEvent], repeats: list[EdgeEvent], cuts: list[int], on_sqlite: bool
 ) -> None:
