@@ -20,7 +20,7 @@ from typing import Any
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from schemas.categories import Category, LifecycleState
+from schemas.categories import LifecycleState
 from schemas.events import EdgeEvent, Embedding
 from tests.unit.edge_helpers import T0, axis, edge, near
 from tests.unit.test_change_naming import STREAM as NAMING_STREAM
@@ -29,7 +29,15 @@ from tests.unit.test_retraction_retargeting import STREAM as RETARGETING_STREAM
 from tests.unit.test_retraction_retargeting import service as retargeting_service
 from tests.unit.test_slot_association import STREAM as ASSOCIATION_STREAM
 from tests.unit.test_slot_association import service as association_service
-from tests.unit.test_stream_properties import EMBEDDER, POLICY, USERS, Memory, streams
+from tests.unit.test_stream_properties import (
+    EMBEDDER,
+    POLICY,
+    RETRACTING,
+    SLOTS,
+    USERS,
+    Memory,
+    streams,
+)
 from workers.export import dumps_stable, export_user
 from workers.lifecycle.bulk import BulkLifecycle, apply_all
 from workers.lifecycle.service import LifecycleService
@@ -87,28 +95,33 @@ def _bulk_matches_one_by_one(
             slots.close()
 
 
-def _dog_plan_is_off(n: int, day: int, *, retracts: bool) -> EdgeEvent:
-    """An edge of the generated streams' `pet.dog.outcome` slot (test_stream_properties)."""
-    text = "u1 the dog plan is off"
+def _generated(
+    n: int, slot: str, *, day: int = 0, retracts: bool = False, quarantined: bool = False
+) -> EdgeEvent:
+    """An edge as the generated streams draw it (test_stream_properties.fact): `slot`'s
+    category and first phrase, its retraction if `retracts`."""
+    category, phrases, _ = SLOTS[slot]
+    text = f"u1 {phrases[0]}"
     return EdgeEvent(
         edge_id=f"u1-f{n:02d}",
         user_id="u1",
         text=text,
-        categories=Category.PROJECTS_ENDEAVORS.value,  # type: ignore[arg-type]
-        slot_key="pet.dog.outcome",
+        categories=category.value,  # type: ignore[arg-type]
+        slot_key=slot,
         ingest_time=T0 + timedelta(days=day),
-        retracts=("pet.dog.plan",) if retracts else (),
+        retracts=RETRACTING[slot] if retracts else (),
+        quarantined=quarantined,
         embedding=Embedding.from_array(EMBEDDER.model_id, EMBEDDER.embed([text])[0]),
     )
 
 
 #: A retraction of a slot nobody filled (`pet.dog.plan`) retargets to the earlier edges that
 #: name the dog (workers/lifecycle/retargeting.py): here two of its own slot, ingested
-#: before it and delivered after it, together (the round-14 failure's shape).
+#: before it and delivered after it, together.
 LATE_TARGETS = [
-    _dog_plan_is_off(0, 5, retracts=True),
-    _dog_plan_is_off(1, 1, retracts=False),
-    _dog_plan_is_off(2, 2, retracts=False),
+    _generated(0, "pet.dog.outcome", day=5, retracts=True),
+    _generated(1, "pet.dog.outcome", day=1),
+    _generated(2, "pet.dog.outcome", day=2),
 ]
 
 
@@ -195,6 +208,24 @@ def _states_after(batches: list[list[EdgeEvent]]) -> dict[str, LifecycleState]:
         export_user(reference.vectors, "u1")
     )
     return {r.edge_id: r.lifecycle.state for r in memory.vectors.scroll("u1")}
+
+
+def test_the_round_14_failure_found_again() -> None:
+    """What a targeted search found on main (2026-12-03; the shape of the 2026-12-02 report:
+    one by one, a quarantined and a retracted fact; in batches, one current fact): a
+    quarantined "eats fish" retracts `trip.lisbon`, which nobody filled, so it retargets to
+    the earlier "lives in Lisbon"; the two of those come in the next batch."""
+    first = [
+        _generated(0, "user.city", quarantined=True),
+        _generated(5, "user.diet", retracts=True, quarantined=True),
+    ]
+    later = [_generated(2, "user.city"), _generated(1, "user.city")]
+    memory, bulk = _bulk_memory(InMemorySlotIndex())
+    for batch in (first, later):
+        assert all(b.transitions is not None for b in bulk.apply(batch))
+    assert memory.observed() == Memory.empty().of([*first, *later]).observed()
+    states = {r.edge_id: r.lifecycle.state for r in memory.vectors.scroll("u1")}
+    assert states["u1-f01"] is LifecycleState.RETRACTED
 
 
 def test_a_retraction_leaves_its_old_target_when_a_later_batch_brings_closer_ones() -> None:
