@@ -147,4 +147,5 @@ def test_indexed_retargeting_finds_the_scans_target(
     slots = InMemorySlotIndex()
     slots.add_many("u1", [SlotEntry(group_key(e), e) for e in edges])
     for fixed in (False, True):
-        assert Retargeting(slots, POLICY, fixed_edges=fixed).target(r) == want
+        batch = [e.edge_id for e in edges] if fixed else None
+        assert Retargeting(slots, POLICY, batch=batch).target(r) == want

@@ -136,8 +136,9 @@ class BulkLifecycle:
         for edge in unique.values():
             touched.update(dict.fromkeys(associations.on_apply(edge)))
         # So does retraction retargeting (workers/lifecycle/retargeting.py): a target is a
-        # function of the edges ingested before the retraction, whichever came first here.
-        retargeting = Retargeting(bookkeeping, self._policy, fixed_edges=True)
+        # function of the edges ingested before the retraction, whichever came first here;
+        # a late edge's effect on it is judged against the edges from before the batch.
+        retargeting = Retargeting(bookkeeping, self._policy, batch=unique.keys())
         for edge in unique.values():
             touched.update(dict.fromkeys(retargeting.on_apply(edge)))
         # And change statements naming earlier free edges (workers/lifecycle/change_naming.py).

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -195,13 +195,18 @@ def _closest(retraction: EdgeEvent, named: list[EdgeEvent], policy: Policy) -> T
 class Retargeting:
     """The unresolved-retraction bookkeeping of one `LifecycleService` over its slot index."""
 
-    def __init__(self, slots: SlotIndex, policy: Policy, *, fixed_edges: bool = False) -> None:
-        """`fixed_edges`: the user's edges do not change while this instance is used (the
-        bulk path's bookkeeping: a batch's edges are in the slot index before it runs, and it
-        adds to pseudo-slots only), so they are read and indexed once per user."""
+    def __init__(
+        self, slots: SlotIndex, policy: Policy, *, batch: Collection[str] | None = None
+    ) -> None:
+        """`batch`: the ids of the edges applied together (the bulk path's bookkeeping,
+        workers/lifecycle/bulk.py). They are all in the slot index before this instance
+        runs, and it adds to pseudo-slots only: the user's edges do not change while it is
+        used, so they are read and indexed once per user. None: one edge at a time."""
         self._slots = slots
         self._policy = policy
-        self._fixed: dict[str, UserEdges] | None = {} if fixed_edges else None
+        self._fixed: dict[str, UserEdges] | None = None if batch is None else {}
+        self._batch = frozenset(batch or ())
+        self._prior: dict[str, list[EdgeEvent]] = {}
 
     def _edges(self, user: str) -> list[EdgeEvent]:
         return self._indexed(user).edges
@@ -261,16 +266,37 @@ class Retargeting:
             return []
         later = [r for r in retractions if (r.ingest_time, r.edge_id) > key]
         edges = self._edges(user)
-        without = [e for e in edges if e.edge_id != edge.edge_id]
+        without = self._edges_before(user, edge)
         touched: list[str] = []
         for retraction in later:
             now, before = self.target(retraction, edges), self.target(retraction, without)
-            if _slot(now) == _slot(before):
-                continue
-            if now is not None:
+            moved = _slot(now) != _slot(before)
+            if now is not None and (moved or self._fixed is not None):
+                # In a batch `before` may not be the target the store holds (see
+                # `_edges_before`): the retraction is listed under its target now anyway.
                 self._slots.add(user, RT_PREFIX + now.slot, retraction)
-            touched += [s for s in (_slot(now), _slot(before)) if s]
+            if moved:
+                touched += [s for s in (_slot(now), _slot(before)) if s]
         return touched
+
+    def _edges_before(self, user: str, edge: EdgeEvent) -> list[EdgeEvent]:
+        """The user's edges before `edge` arrived, over which a later retraction's target
+        is compared with its target now: one by one, every edge but it; in a batch, every
+        edge but the batch's (they arrive at once). Every edge but `edge` alone would still
+        hold the rest of the batch: two edges of one new target would each hide the other's
+        move, and the stored retraction would neither reach its new target nor leave its
+        old one — a state no delivery order gives (tests/unit/test_bulk_lifecycle.py).
+
+        A batch's redelivered edges were there before it, so the target before may differ
+        from the one the store holds; then that one is a redelivered edge's slot (leaving
+        out edges other than the closest keeps the closest), and a new target is a batch
+        edge's slot: the batch resolves both anyway. What it needs besides is the retraction
+        listed under its target now, which `on_apply` does."""
+        if self._fixed is None:
+            return [e for e in self._edges(user) if e.edge_id != edge.edge_id]
+        if user not in self._prior:
+            self._prior[user] = [e for e in self._edges(user) if e.edge_id not in self._batch]
+        return self._prior[user]
 
     def retractions(self, user: str, slot: str) -> list[EdgeEvent]:
         """The unresolved retractions that currently retract `slot`."""
