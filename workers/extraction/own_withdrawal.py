@@ -25,7 +25,13 @@ from __future__ import annotations
 
 import re
 
-from workers.extraction.clauses import denied_before, sentences, subject_is_user, tentative
+from workers.extraction.clauses import (
+    CLAUSE_START,
+    denied_before,
+    sentences,
+    subject_is_user,
+    tentative,
+)
 
 _I = re.IGNORECASE
 
@@ -64,7 +70,7 @@ _WISH = re.compile(r"\b(?:wish(?:es|ed|ing)?|if\s+only)\b", _I)
 #: said about cancelling it"): a withdrawal withdrawn, the plan reinstated.
 _TAKE_BACK = re.compile(r"\b(?:ignore|disregard|take\s+back|took\s+back|taking\s+back)\b", _I)
 #: Where a clause begins, scanning back from a word (as `clauses.tentative` cuts one).
-_CLAUSE_START = re.compile(r"[.!?;:\n,]|\b(?:and|but|so|because|cause|then)\b", _I)
+_CLAUSE_START = CLAUSE_START
 #: A plan named with its owner, who is not the user: "his/her/their/your plan", "my
 #: neighbour's treehouse idea", "Tom's plan" (the possessive names whose idea it is; "my
 #: daughter's party is off" names whose party, not whose plan, and stays the user's).
