@@ -42,6 +42,8 @@ OWN = (
     "we scrapped the boat project",
     "I said the boat plan is dead and I meant it",
     "my daughter's boat party is off",  # the party is hers, the plan the user's
+    "Let's scrap the boat plan, it costs too much",  # a contraction, not an owner
+    "Today's plan is off, the boat stays in the shed",
     "the boat plan is off, my husband says hi",  # another clause's word is not this one's
 )
 

@@ -71,12 +71,20 @@ _WISH = re.compile(r"\b(?:wish(?:es|ed|ing)?|if\s+only)\b", _I)
 _TAKE_BACK = re.compile(r"\b(?:ignore|disregard|take\s+back|took\s+back|taking\s+back)\b", _I)
 #: Where a clause begins, scanning back from a word (as `clauses.tentative` cuts one).
 _CLAUSE_START = CLAUSE_START
+#: A capitalised word before "'s" that is a contraction or a time, not an owner ("Let's drop
+#: the plan", "That's the plan", "Today's plan is off"): closed classes.
+_NOT_AN_OWNER = (
+    r"(?:let|it|that|this|what|there|here|he|she|who|where|everything|nothing|something"
+    r"|today|tonight|tomorrow|yesterday|monday|tuesday|wednesday|thursday|friday|saturday"
+    r"|sunday)['’]s\b"
+)
 #: A plan named with its owner, who is not the user: "his/her/their/your plan", "my
 #: neighbour's treehouse idea", "Tom's plan" (the possessive names whose idea it is; "my
 #: daughter's party is off" names whose party, not whose plan, and stays the user's).
 _OTHERS_PLAN = re.compile(
     r"\b(?:(?:his|her|their|your)\s+(?:[\w'-]+\s+){0,3}"
-    r"|(?:(?:my|our)\s+[\w-]+|(?-i:[A-Z])[\w-]+)['’]s\s+(?:[\w'-]+\s+){0,3})"
+    r"|(?:(?:my|our)\s+[\w-]+|(?!" + _NOT_AN_OWNER + r")(?-i:[A-Z])[\w-]+)['’]s\s+"
+    r"(?:[\w'-]+\s+){0,3})"
     r"(?:idea|ideas|plan|plans|project|scheme|dream)\b",
     _I,
 )
