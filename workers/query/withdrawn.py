@@ -251,12 +251,14 @@ def withdrawn(
             continue  # the ingest resolved this one
         assert withdrawal.vector is not None
         before = edge.ingest_time - gap
-        found = _target(withdrawal, nearest(withdrawal.vector, as_of), before, as_of,
+        # The targets among the statements told before it (later ones crowd out none) …
+        found = _target(withdrawal, nearest(withdrawal.vector, before), before, as_of,
                         probability, rule)  # fmt: skip
         if found is None:
             continue
         target, cosine = found
         assert target.dense is not None
+        # … the plan's tellings and the user's later words, up to the question.
         around = [*nearest(np.asarray(target.dense), as_of), *nearest(withdrawal.vector, as_of)]
         words = _words_on_plan(withdrawal, target, cosine, around, as_of, rule)
         if _taken_back(withdrawal, words, probability, rule):
