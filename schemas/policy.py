@@ -257,10 +257,12 @@ class WithdrawalPolicy(BaseModel):
 class WithdrawnPolicy(BaseModel):
     """Query-time rule: for a current or upcoming question, a raw turn among the first
     `latest_value.window` that the withdrawal probe scores at least `threshold` on its stored
-    vector, asserts (no question, hedge, condition or denied cancelling verb) and whose ingest
-    retracted nothing, withdraws the earlier statement it is closest to in the user's whole
-    memory (stored vectors' cosine >= `min_cosine`, told >= `min_gap_hours` before it): that
-    statement's candidates leave the served top k (workers/query/withdrawn.py). Ours, after
+    vector, is the user's own withdrawal (`own_withdrawal.not_the_users`: not weighed, denied,
+    reported, wished, of another's plan or taken back) and whose ingest retracted nothing,
+    withdraws the live assertion it is closest to in the user's whole memory (exact search;
+    cosine >= `min_cosine`, told >= `min_gap_hours` before it) and the other tellings of that
+    plan (cosine >= `same_plan_cosine`), unless the user's newest word on the plan since is no
+    withdrawal: their candidates leave the served top k (workers/query/withdrawn.py). Ours, after
     §3.3 / A.9 (a retraction masks the plan it names; AV7); measurements in
     `Policy.notes["withdrawn"]`."""
 
@@ -275,6 +277,11 @@ class WithdrawnPolicy(BaseModel):
     min_gap_hours: float = Field(default=24.0, ge=0.0)
     #: How many of the user's earlier statements nearest the withdrawal are looked at.
     targets: int = Field(default=20, ge=1)
+    #: "The same plan", on all-MiniLM-L6-v2: another telling of the target's plan (withdrawn
+    #: with it) or the user's later word on it (which, if no withdrawal, ends it). Ours, set on
+    #: invented development sentences (a follow-up 0.86, a reinstatement 0.60-0.83, a related
+    #: plan of the same people 0.43; docs/extraction.md).
+    same_plan_cosine: float = Field(default=0.6, ge=-1.0, le=1.0)
     #: The embedder whose vectors the probe and `min_cosine` mean something on.
     embedder_model_id: str = "minilm-l6-v2-int8"
 

@@ -134,9 +134,12 @@ class VectorIndex(Protocol):
         """Remove every fact of a user; returns how many existed."""
 
     def search_dense(
-        self, user_id: str, vector: np.ndarray, limit: int, flt: SearchFilter
-    ) -> list[Hit]:
-        """Top `limit` by cosine similarity, best first, with dense vectors."""
+        self, user_id: str, vector: np.ndarray, limit: int, flt: SearchFilter,
+        *, exact: bool = False,
+    ) -> list[Hit]:  # fmt: skip
+        """Top `limit` by cosine similarity, best first, with dense vectors. `exact`: never
+        the approximate index, whatever the user's size — for a caller whose decision must be
+        a function of the stored facts alone, not of the graph's build history."""
 
     def search_sparse(
         self, user_id: str, sparse: SparseVector, limit: int, flt: SearchFilter

@@ -102,10 +102,11 @@ class _Spy(InMemoryVectorIndex):
         self.filters: list[SearchFilter] = []
 
     def search_dense(
-        self, user_id: str, vector: np.ndarray, limit: int, flt: SearchFilter
-    ) -> list[Hit]:
+        self, user_id: str, vector: np.ndarray, limit: int, flt: SearchFilter,
+        *, exact: bool = False,
+    ) -> list[Hit]:  # fmt: skip
         self.filters.append(flt)
-        return super().search_dense(user_id, vector, limit, flt)
+        return super().search_dense(user_id, vector, limit, flt, exact=exact)
 
 
 def _forced_categories(question: str) -> frozenset[Category]:

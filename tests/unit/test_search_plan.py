@@ -72,6 +72,29 @@ def test_an_approximate_search_returns_the_exact_hits_in_the_stable_order(
         approximate.close()
 
 
+@pytest.mark.parametrize("factory", [_edge, _local], ids=["qdrant-edge", "qdrant-local"])
+def test_an_exact_search_never_goes_through_the_graph(
+    tmp_path: Path, factory: Callable[[Path, SearchPlan], VectorIndex],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    index = factory(tmp_path, ALWAYS_APPROXIMATE)
+    asked: list[bool] = []
+    search = index._search  # type: ignore[attr-defined]
+
+    def recording(*args: object, approximate: bool = False, **kwargs: object) -> object:
+        asked.append(approximate)
+        return search(*args, approximate=approximate, **kwargs)
+
+    monkeypatch.setattr(index, "_search", recording)
+    try:
+        index.upsert("u1", [fact("u1", "e1", dense=np.ones(DIM, dtype=np.float32) / DIM**0.5)])
+        index.search_dense("u1", np.ones(DIM), 5, ALL)
+        assert ids(index.search_dense("u1", np.ones(DIM), 5, ALL, exact=True)) == ["e1"]
+        assert asked == [True, False]  # the plan's HNSW, then exact as asked
+    finally:
+        index.close()
+
+
 def test_qdrant_edge_counts_stay_live_through_every_write(tmp_path: Path) -> None:
     index = QdrantEdgeIndex(tmp_path / "edge", DIM)
     lisbon = query_vector("lisbon").indices

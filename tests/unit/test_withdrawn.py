@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from schemas.categories import Category, Intent
+from schemas.categories import Category, Intent, LifecycleState
 from schemas.events import EdgeEvent
 from schemas.policy import WithdrawnPolicy, load_policy
 from schemas.query import QueryRequest
@@ -30,6 +30,7 @@ from tests.unit.minilm_edges import (
     ranking_properties,
     stored,
     told_turns,
+    with_embeddings,
     with_rule,
 )
 from workers.embedding.minilm import MODEL_ID, MiniLMEmbedder
@@ -53,11 +54,14 @@ def _unit(*xs: float) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-#: A plan, a withdrawal of it (cosine 0.6), a statement farther from it (cosine 0.36), and
-#: one about something else. The stand-in probe reads the 4th coordinate as "gives up".
+#: A plan, a withdrawal of it (cosine 0.6), a statement on the topic farther from it (cosine
+#: 0.33; 0.55 to the plan, below `same_plan_cosine`), another telling of the plan (0.9 to it,
+#: 0.54 to the withdrawal) and one about something else. The stand-in probe reads the 4th
+#: coordinate as "gives up".
 PLAN = _unit(1.0, 0.0)
 GIVES_UP = _unit(0.6, 0.0, 0.0, 0.8)
-NEAR_ONLY = _unit(0.6, 0.8)
+NEAR_ONLY = _unit(0.55, 0.835)
+SAME_PLAN = _unit(0.9, 0.436)
 ELSE = _unit(0.0, 0.0, 1.0)
 
 
@@ -104,7 +108,7 @@ def _given_up(*window: MergedCandidate, memory: Sequence[MergedCandidate] = (),
 
 def test_a_later_withdrawal_gives_up_the_statement_nearest_it_and_says_why() -> None:
     found = _given_up(OLD, OFF_TURN)
-    assert found == {"plan": withdrawn.Withdrawn("off", "plan", 0.99, 0.6)}
+    assert found == {"plan": withdrawn.Withdrawn("off", "plan", 0.99, 0.6, "plan", 1.0)}
     why = withdrawn.explain(found["plan"])
     assert why.startswith("withdrawn: a later turn gives it up") and "cosine 0.60" in why
     # The facts told in the plan's turn go with it; the withdrawal itself stays.
@@ -144,6 +148,87 @@ def test_one_target_the_nearest_statement_of_the_whole_memory() -> None:
 )
 def test_only_an_asserted_later_session_withdrawal_gives_up(later: MergedCandidate) -> None:
     assert _given_up(OLD, later) == {}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the boat plan is not dead",  # a negated verdict (B4)
+        "nobody said the boat plan is dead",  # nobody's word
+        "I wish the boat plan were dead",  # a wish
+        "my husband thinks the boat plan is dead",  # somebody else's word (B5)
+        "my cousin's boat idea is dead",  # somebody else's plan
+    ],
+)
+def test_a_withdrawal_that_is_not_the_users_own_gives_up_nothing(said: str) -> None:
+    # The probe reads every one of these as a withdrawal (it cannot see negation or who speaks).
+    assert _given_up(OLD, _candidate("off", LATER, GIVES_UP, text=said)) == {}
+
+
+#: An earlier statement nearer the withdrawal than the plan (cosine 0.91), which the probe
+#: does not read as a withdrawal (0.49 on the 4th coordinate).
+NEARER = _unit(0.8, 0.0, 0.0, 0.45)
+
+
+def test_the_target_is_a_live_assertion_a_question_or_a_dead_edge_is_skipped() -> None:
+    question = _candidate("asked", THEN, NEARER, text="is the boat plan a good one?")
+    assert set(_given_up(OLD, question, OFF_TURN)) == {"plan"}  # B6: not the question
+    dead = _candidate("dead", THEN, NEARER)
+    retracted = dead.record.model_copy(update={"lifecycle": Lifecycle(
+        state=LifecycleState.RETRACTED, retracted_by="x", retracted_at=THEN + timedelta(days=1),
+    )})  # fmt: skip
+    gone = MergedCandidate(retracted, 0.6, ("dense",), NEARER)
+    found = _given_up(OLD, gone, OFF_TURN)
+    assert set(found) == {"plan"} and found["plan"].target == "plan"
+    assert "the user's nearest earlier live assertion" in withdrawn.explain(found["plan"])
+
+
+def test_an_earlier_withdrawal_said_again_is_skipped_for_the_plan() -> None:
+    # N2: a repeated withdrawal (the first one out of the window) gives up the plan, the next
+    # nearest statement, instead of nothing.
+    first = _candidate("first-off", THEN + timedelta(days=30), GIVES_UP)
+    assert set(_given_up(OLD, OFF_TURN, memory=[first])) == {"plan"}
+
+
+#: Later than the withdrawal, before the question.
+AFTER = LATER + timedelta(days=7)
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        # A restatement of the plan the probe does not read as a withdrawal (R1).
+        _candidate("again", AFTER, SAME_PLAN, text="we're back on with it, sanding next week"),
+        # A withdrawal taken back, which the probe reads as one (B7).
+        _candidate("undo", AFTER, GIVES_UP, text="the boat plan isn't dead after all"),
+        _candidate("undo", AFTER, GIVES_UP, text="scrap what I said about dropping it"),
+    ],
+)
+def test_the_users_newest_word_on_the_plan_decides(later: MergedCandidate) -> None:
+    assert _given_up(OLD, OFF_TURN, later) == {}
+    # Out of the window too: the user's memory is searched, not the ranking.
+    assert _given_up(OLD, OFF_TURN, memory=[later]) == {}
+    # As of a question before it, the withdrawal is still the newest word.
+    assert set(_given_up(OLD, OFF_TURN, later, as_of=AFTER - timedelta(days=1))) == {"plan"}
+    # Withdrawn again after it: withdrawn, with a restatement of the plan (not a turn the probe
+    # reads as a withdrawal, which is no telling of the plan).
+    again = _candidate("again-off", AFTER + timedelta(days=7), GIVES_UP)
+    told = {"plan", "again"} if later.record.edge_id == "again" else {"plan"}
+    assert set(_given_up(OLD, OFF_TURN, later, again)) == told
+
+
+def test_a_plan_told_in_two_turns_is_withdrawn_whole() -> None:
+    # R1b: another telling of the plan (cosine 0.9 to the target) goes with it, saying why …
+    second = _candidate("second", THEN + timedelta(days=3), SAME_PLAN)
+    found = _given_up(OLD, second, OFF_TURN)
+    assert set(found) == {"plan", "second"}
+    assert (found["second"].target, found["second"].told_in) == ("plan", "second")
+    assert "told with second, the same plan (cosine 0.90 to plan)" in withdrawn.explain(
+        found["second"]
+    )
+    # … a statement only on the topic (0.55 to the plan) does not.
+    near = _candidate("near", THEN, NEAR_ONLY)
+    assert set(_given_up(OLD, near, OFF_TURN)) == {"plan"}
 
 
 def test_a_withdrawal_the_ingest_resolved_is_not_guessed_again() -> None:
@@ -227,6 +312,26 @@ def test_the_query_path_serves_the_plan_no_more_and_says_why(
     assert _gone(_ask(vectors, embedder, "what did I say about a treehouse?", k=50)) == set()
 
 
+def test_the_rules_memory_searches_are_exact(
+    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # R2: the withdrawn set must be a function of the edge set, never of an HNSW graph.
+    vectors = stored([embedded[e.edge_id] for e in STREAM], POLICY)
+    asked: list[bool] = []
+    search = vectors.search_dense
+
+    def recording(user: str, vector: np.ndarray, limit: int, flt: object, *,
+                  exact: bool = False) -> list[Hit]:  # fmt: skip
+        asked.append(exact)
+        return search(user, vector, limit, flt, exact=exact)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vectors, "search_dense", recording)
+    off = [e for e, _ in _ask(vectors, embedder, policy=OFF)]
+    assert not any(asked)  # the ranking's own searches follow the store's plan
+    on = [e for e, _ in _ask(vectors, embedder)]
+    assert off != on and asked.count(True) >= 2  # the target and the plan's later words
+
+
 def test_only_under_the_embedder_the_probe_reads(
     embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
 ) -> None:
@@ -243,3 +348,24 @@ def test_only_under_the_embedder_the_probe_reads(
 test_a_question_before_the_withdrawal_reads_only_what_was_told = as_of_property(
     STREAM, QUESTION, ON, BEFORE
 )
+
+
+#: The plan, given up, then the withdrawal taken back in words the probe still reads as a
+#: withdrawal (it cannot see "isn't"), or the plan told again (review R14, B7 and R1).
+TAKEN_BACK = (
+    "I was wrong about the treehouse, it isn't dead after all, we're going ahead",
+    "the treehouse is back on after all, the kids start helping next week",
+)
+
+
+@pytest.mark.parametrize("later", TAKEN_BACK)
+def test_a_withdrawal_taken_back_serves_the_plan_again(
+    embedder: MiniLMEmbedder, later: str
+) -> None:
+    stream = told_turns([
+        (PLAN_TURN, []), *[(t, []) for t in CHATTER[:6]], (WITHDRAWAL_TURN, []),
+        *[(t, []) for t in CHATTER[6:9]], (later, []), *[(t, []) for t in CHATTER[9:]],
+    ], NOW, Category.OTHER)  # fmt: skip
+    vectors = stored(list(with_embeddings(embedder, stream).values()), POLICY)
+    assert _gone(_ask(vectors, embedder, k=50)) == set()
+    assert "s0#raw" in [e for e, _ in _ask(vectors, embedder)]

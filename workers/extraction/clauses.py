@@ -105,6 +105,8 @@ _CONDITIONAL = re.compile(
 #: Where the clause of a change verb begins (scanning back) and its sentence ends.
 _CLAUSE_START = re.compile(r"[.!?;:\n,]|\b(?:and|but|so|because|cause|then)\b", re.IGNORECASE)
 _SENTENCE_STOP = re.compile(r"[.!;\n]|\?")
+#: For `own_withdrawal`, which cuts a withdrawal word's clause the same way.
+CLAUSE_START = _CLAUSE_START
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,9 +18,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from workers.extraction import draft as d
-from workers.extraction.clauses import Clause, denied_before, sentences, subject_is_user, tentative
+from workers.extraction.clauses import Clause, denied_before, subject_is_user, tentative
 from workers.extraction.draft import Draft
 from workers.extraction.lexicon import HOBBIES, LANGUAGES, PETS, words
+from workers.extraction.own_withdrawal import denies_withdrawal as denies_withdrawal
+from workers.extraction.own_withdrawal import others_plan, voiced_span
 from workers.extraction.patterns_plans import PROJECT_HEADS
 from workers.extraction.slots import guess_slots, is_plan_slot
 
@@ -114,16 +116,6 @@ _SPEAKER_MARKERS = frozenset({7, 8, 10, 11, 12, 18})
 #: Markers that are the user's cancelling verb: "we haven't abandoned the plan", "I nearly
 #: ditched it", "we didn't call it off" withdraw nothing (`clauses.denied_before`).
 _VERB_MARKERS = frozenset({1, 2, 7, 8, 10, 11, 12, 20})
-#: The cancelling verbs of the markers above, in every form, and "shelved", a verdict's verb
-#: ("we haven't shelved the trip"): what a probe-found withdrawal must not deny.
-_CANCEL_VERB = re.compile(
-    r"\b(?:scrap(?:s|ped|ping)?|scratch(?:ed|ing)?|ditch(?:ed|es|ing)?|nix(?:ed|ing)?"
-    r"|shelv(?:e|ed|es|ing)|abandon(?:s|ed|ing)?|cancel(?:s|l?ed|l?ing)?|drop(?:s|ped|ping)?"
-    r"|ax(?:e|ed|ing)|binn(?:ed|ing)|kill(?:s|ed|ing)?|dump(?:s|ed|ing)?|call(?:s|ed|ing)?\s+off"
-    r"|call(?:s|ed|ing)?\s+(?:it|that|the\s+[\w'-]+)\s+off|(?:give|gave|given|giving)\s+up"
-    r"|pull(?:s|ed|ing)?\s+(?:out|the\s+plug)|back(?:s|ed|ing)?\s+out)\b",
-    _I,
-)
 _OTHERS = re.compile(r"(?:your|his|her|their)\b", _I)
 _PRONOUNS = frozenset(
     words(
@@ -251,8 +243,10 @@ def find(clause: Clause) -> list[Draft]:
             if topic is None and index < 0:
                 continue  # "forget it" without a topic: a dismissal
             target = topic or target
-        if _OTHERS.match(target):
-            continue  # "don't give up on your dreams": not the user's plan
+        if _OTHERS.match(target) or others_plan(m.group(0)):
+            continue  # "don't give up on your dreams", "my neighbour's idea is dead": not ours
+        if voiced_span(clause.sentence_text or clause.text, *_in_sentence(clause, m)):
+            continue  # "my wife thinks the trip is off", "nobody said it's dead" (§3.3, A.9)
         if index in _GUARDED and not (groups.get("named") or _plan_like(target)):
             continue
         if _pastime(target):
@@ -334,15 +328,6 @@ def best_plan(wanted: set[str], plans: Sequence[tuple[str, str]]) -> str | None:
     return best
 
 
-def denies_withdrawal(text: str) -> bool:
-    """Whether a sentence of `text` negates a cancelling verb or only reports weighing it
-    ("we haven't shelved the trip", "I thought about dropping it but no"): the plan stands,
-    whatever the withdrawal probe reads in the turn's vector (it cannot see negation)."""
-    return any(
-        denied_before(s, m.start()) for s in sentences(text) for m in _CANCEL_VERB.finditer(s)
-    )
-
-
 def _pastime(target: str) -> bool:
     """A language or hobby named bare: giving it up stops it, it retracts no plan."""
     bare = re.sub(r"^(?:my|the|our)\s+", "", target.lower()).strip()
@@ -359,6 +344,8 @@ def _plan_like(target: str) -> bool:
     return not slots[0].startswith("project.") or head in PROJECT_HEADS
 
 
-#: For the probe's withdrawals (`withdrawal.py`): the same word and plan tests.
+#: For the probe's withdrawals (`withdrawal.py`): the same word and plan tests. (Whose
+#: withdrawal it is — `denies_withdrawal`, re-exported above — is `own_withdrawal.py`'s: one
+#: gate for the markers, the probe and the query-time rule.)
 content_words = _words
 plan_like = _plan_like

@@ -7,7 +7,9 @@ forgetting). Here a user turn in which the rules found no retraction, that asser
 question, hedge or condition anywhere in it: "should I cancel it?" withdraws nothing — the
 guards of `clauses.tentative`) and denies no cancelling verb ("we haven't shelved the trip",
 "I thought about dropping it": `retraction.denies_withdrawal`; a mean-pooled vector cannot
-see negation) yields a candidate retraction (`prototype="withdrawal"`). The
+see negation) and is the user's own (no verb of saying with another subject, no wish, no
+plan named as another's: `own_withdrawal.not_the_users`, the gate the markers and the
+query-time rule share) yields a candidate retraction (`prototype="withdrawal"`). The
 extraction stage keeps it only when the withdrawal probe scores the raw turn's vector — the
 one the turn is stored with, embedded once — at least the policy's `withdrawal.threshold`
 (`withdrawal_probe.unconfirmed`), and embeds it only then. Its target, in order:
@@ -32,8 +34,9 @@ from functools import lru_cache
 
 from workers.extraction import draft as d
 from workers.extraction import retraction
-from workers.extraction.clauses import sentences, tentative
 from workers.extraction.model import ExtractedFact
+from workers.extraction.own_withdrawal import not_the_users
+from workers.extraction.own_withdrawal import weighed as weighed
 from workers.extraction.slots import categories_for_slot, describe_cancel, guess_slots, is_plan_slot
 
 _MAX_TEXT = 4_900
@@ -48,17 +51,6 @@ _CUT = re.compile(
     r"|\w+['’](?:s|ll|d|re|ve))\b.*$",
     re.IGNORECASE,
 )
-
-
-def weighed(text: str) -> bool:
-    """Whether any sentence of the turn is a question, or hedges or sets a condition
-    ("should I cancel it?", "might drop it", "if the visa fails I'll give up"): a turn that
-    only weighs a withdrawal makes none (§5 AV9, Appendix F)."""
-    for sentence in sentences(text):
-        s = sentence.strip()
-        if s.endswith("?") or tentative(s, 0, len(s), within=True):
-            return True
-    return False
 
 
 def noun_phrases(text: str) -> list[str]:
@@ -102,7 +94,7 @@ def withdrawal_fact(
 ) -> ExtractedFact | None:
     """The candidate retraction of a turn whose rules found none: kept by the extraction
     stage only if the probe reads the turn's vector as a withdrawal."""
-    if any(f.retracts for f in facts) or weighed(text) or retraction.denies_withdrawal(text):
+    if any(f.retracts for f in facts) or not_the_users(text):
         return None
     stated = frozenset(f.slot_key for f in facts if f.slot_key)
     slots = target(text, context, stated)

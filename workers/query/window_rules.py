@@ -168,7 +168,8 @@ class WindowRules:
 
         def nearest(vector: np.ndarray, before: datetime) -> list[Hit]:
             flt = SearchFilter(ingested_before=before)
-            return self._vectors.search_dense(user, vector, rule.targets, flt)
+            # Exact: the withdrawn set must not depend on an HNSW graph (review R14, R2).
+            return self._vectors.search_dense(user, vector, rule.targets, flt, exact=True)
 
         window = [merged[i] for i in ranked[: self._policy.latest_value.window]]
         return withdrawn.withdrawn(

@@ -10,29 +10,44 @@ withdrawal read at query time": in every such failing phrasing on the developmen
 validation sets the withdrawal turn is in the top 10 beside the plan).
 
 The paper masks a retracted plan for current questions (§3.3, A.9: M_q of a retracted fact
-is 0). The deterministic stand-in, for a question about what holds or lies ahead (intent
-CURRENT or UPCOMING):
+is 0); its retraction is the user's explicit retraction of their own statement. The
+deterministic stand-in, for a question about what holds or lies ahead (intent CURRENT or
+UPCOMING):
 
 * a *withdrawal*: a raw turn among the first `window` candidates that the withdrawal probe
-  scores at least `threshold` on the vector it is stored with, that asserts (no question,
-  hedge or condition in any sentence: `withdrawal.weighed`), denies no cancelling verb
-  (`retraction.denies_withdrawal`, over `clauses.denied_before`) and from which the ingest
+  scores at least `threshold` on the vector it is stored with, that is the user's own (the
+  gate the ingest's markers and probe share, `own_withdrawal.not_the_users`: no question,
+  hedge or condition; no negated cancelling verb or verdict — "the cabin idea is not dead";
+  not somebody else's word or a wish — "my wife thinks it's dead", "nobody said it's dead",
+  "I wish it were dead"; not somebody else's plan — "my neighbour's cabin idea is dead"; not
+  a withdrawal taken back — "scrap what I said about dropping it"), and from which the ingest
   drew no retraction (one that did was resolved there: its target is already retracted, and
   a second guess here withdrew an unrelated fact on the development sets);
-* its *target*: the user's statement told at least `min_gap_hours` before it (a later
+* its *target*: the user's live assertion told at least `min_gap_hours` before it (a later
   session, App. G) whose stored vector is nearest the withdrawal's among the whole memory
-  (the `targets` nearest, by cosine, ties by edge id), if that cosine is at least
-  `min_cosine` — one target per withdrawal, as the ingest's `retraction.best_plan` picks
-  one; not an earlier withdrawal itself (probe at least `threshold`);
-* every candidate told in the target's turn (its raw turn and its facts), unless told again
-  after the withdrawal (as of the question: `pressed_values.mentioned_as_of`), is withdrawn:
-  it leaves the served top k — it ranks after every other candidate — with the reason in
-  `why`. Nothing is deleted or rewritten: the same question with the rule off, a past or
-  historical question, or an as_of before the withdrawal serves it as before.
+  (the `targets` nearest by an EXACT search, by cosine, ties by edge id), if that cosine is at
+  least `min_cosine` — one target per withdrawal, as the ingest's `retraction.best_plan`
+  picks one. Live assertion: no question, hedge or condition in it, not retracted or
+  superseded as of the question, and no turn the probe reads as a withdrawal (a repeated
+  withdrawal is skipped for the plan it repeats);
+* the user's *newest word* on the plan decides: the user's raw turns told after the
+  withdrawal (up to as_of) at least `same_plan_cosine` from the withdrawal, or from the target
+  (or as near the target as the withdrawal is): if the newest is not the user's own
+  withdrawal — a reinstatement ("it isn't dead after all"), a withdrawal taken back, the plan
+  told again — the withdrawal has ended and nothing is withdrawn;
+* else the *plan* is withdrawn: the target and every earlier live assertion at least
+  `same_plan_cosine` from it (another telling of the same plan, as a retraction masks every
+  fact of its slot), and every candidate told in their turns (raw turn and facts), unless told
+  again after the withdrawal (as of the question: `pressed_values.mentioned_as_of`): it
+  leaves the served top k — it ranks after every other candidate — with the reason (the
+  withdrawal, its target and which telling) in `why`. Nothing is deleted or rewritten: the
+  same question with the rule off, a past or historical question, or an as_of before the
+  withdrawal serves it as before.
 
-The probe and `min_cosine` read all-MiniLM-L6-v2 vectors, so the rule runs only with that
+The probe and the cosines read all-MiniLM-L6-v2 vectors, so the rule runs only with that
 embedder (`embedder_model_id`). A pure function of the edge set, the question's intent and
-as_of: stored vectors, ingest times and lifecycle annotations decide, ties by edge id.
+as_of: stored vectors (searched exactly, never through an approximate index), ingest times
+and lifecycle annotations decide, ties by edge id.
 """
 
 from __future__ import annotations
@@ -44,10 +59,10 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from schemas.categories import Intent
+from schemas.events import EdgeEvent
 from schemas.policy import WithdrawnPolicy
 from schemas.records import FactRecord
-from workers.extraction.retraction import denies_withdrawal
-from workers.extraction.withdrawal import weighed
+from workers.extraction.own_withdrawal import not_the_users, weighed
 from workers.ports import Hit
 from workers.query.candidates import MergedCandidate
 from workers.query.pressed_values import mentioned_as_of
@@ -59,61 +74,160 @@ INTENTS = frozenset({Intent.CURRENT, Intent.UPCOMING})
 Probability = Callable[[np.ndarray], float]
 #: The records of these edge ids that exist.
 Records = Callable[[Sequence[str]], list[FactRecord]]
-#: The user's statements nearest a vector, told before a time (hits with their vectors).
+#: The user's statements nearest a vector, told before a time, by an EXACT search (hits with
+#: their vectors): the withdrawn set must be a function of the edge set, not of an
+#: approximate index's build history (review R14, R2).
 Nearest = Callable[[np.ndarray, datetime], list[Hit]]
 
 
 @dataclass(frozen=True, slots=True)
 class Withdrawn:
-    """A candidate withdrawn by `by`, a later raw turn: `target` is the statement of its turn
-    nearest the withdrawal (`cosine`), `probability` the probe's score of the withdrawal."""
+    """A candidate withdrawn by `by`, a later raw turn: `target` is the user's live earlier
+    assertion nearest the withdrawal (`cosine`), `probability` the probe's score of the
+    withdrawal; `told_in` the statement of the plan the candidate was told with — the target,
+    or another telling of the same plan (`plan_cosine` to the target)."""
 
     by: str
     target: str
     probability: float
     cosine: float
+    told_in: str
+    plan_cosine: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Word:
+    """One of the user's statements around a withdrawal, with its cosine to the target."""
+
+    hit: Hit
+    to_target: float
+
+    @property
+    def edge(self) -> EdgeEvent:
+        return self.hit.record.edge
+
+
+def _own_withdrawal(text: str, vector: np.ndarray, probability: Probability,
+                    rule: WithdrawnPolicy) -> bool:  # fmt: skip
+    """The probe reads it as a withdrawal and it is the user's own (`own_withdrawal`)."""
+    return probability(vector) >= rule.threshold and not not_the_users(text)
 
 
 def _withdrawals(
     window: Sequence[MergedCandidate], as_of: datetime, probability: Probability,
     rule: WithdrawnPolicy,
 ) -> list[tuple[MergedCandidate, float]]:  # fmt: skip
-    """The window's raw turns that read as a withdrawal, oldest first (ties by edge id)."""
+    """The window's raw turns that read as the user's own withdrawal, oldest first (ties by
+    edge id): the probe, and the gate the ingest's markers and probe share (B4, B5)."""
     out = []
     for m in window:
         edge = m.record.edge
         if not edge.episodic or m.vector is None or edge.ingest_time > as_of:
             continue
         p = probability(m.vector)
-        if p >= rule.threshold and not weighed(edge.text) and not denies_withdrawal(edge.text):
+        if p >= rule.threshold and not not_the_users(edge.text):
             out.append((m, p))
     return sorted(out, key=lambda x: (x[0].record.edge.ingest_time, x[0].record.edge_id))
 
 
+def _live_assertion(record: FactRecord, as_of: datetime) -> bool:
+    """The user's assertion, still standing as of the question: no question, hedge or
+    condition (a question states no plan, B6), not retracted or superseded by then."""
+    life = record.lifecycle
+    for at, by in (
+        (life.retracted_at, life.retracted_by),
+        (life.superseded_at, life.superseded_by),
+    ):
+        if by is not None and (at is None or at <= as_of):
+            return False
+    return not weighed(record.edge.text)
+
+
 def _target(
-    withdrawal: MergedCandidate, hits: Sequence[Hit], probability: Probability,
-    rule: WithdrawnPolicy,
-) -> tuple[FactRecord, float] | None:  # fmt: skip
-    """The earlier statement nearest the withdrawal, if near enough (else None)."""
+    withdrawal: MergedCandidate, hits: Sequence[Hit], before: datetime, as_of: datetime,
+    probability: Probability, rule: WithdrawnPolicy,
+) -> tuple[Hit, float] | None:  # fmt: skip
+    """The user's live assertion told before `before` nearest the withdrawal, if near enough:
+    never one of its own turn, and never an earlier turn read as a withdrawal (a repeat gives
+    nothing new up: the next nearest is the plan)."""
     assert withdrawal.vector is not None
     turns = set(withdrawal.record.edge.source_turns)
-    best: tuple[float, str, FactRecord] | None = None
+    best: tuple[float, str, Hit] | None = None
     for hit in hits:
         edge = hit.record.edge
-        if hit.dense is None or turns.intersection(edge.source_turns):
+        if (
+            hit.dense is None
+            or edge.ingest_time >= before
+            or turns.intersection(edge.source_turns)
+            or not _live_assertion(hit.record, as_of)
+            or probability(np.asarray(hit.dense)) >= rule.threshold
+        ):
             continue
         cosine = round(float(np.dot(withdrawal.vector, hit.dense)), 6)
         if best is None or (cosine, edge.edge_id) > (best[0], best[1]):
-            best = (cosine, edge.edge_id, hit.record)
+            best = (cosine, edge.edge_id, hit)
     if best is None or best[0] < rule.min_cosine:
         return None
-    if probability(np.asarray(_dense(hits, best[1]))) >= rule.threshold:
-        return None  # an earlier withdrawal: said again, nothing new given up
     return best[2], best[0]
 
 
-def _dense(hits: Sequence[Hit], edge_id: str) -> np.ndarray:
-    return next(h.dense for h in hits if h.edge_id == edge_id and h.dense is not None)
+def _words_on_plan(
+    withdrawal: MergedCandidate, target: Hit, named: float, hits: Sequence[Hit],
+    as_of: datetime, rule: WithdrawnPolicy,
+) -> list[_Word]:  # fmt: skip
+    """The user's live assertions about the target's plan as of the question, by edge id once:
+    at least `same_plan_cosine` to the withdrawal, or to the target — or as near the target as
+    the withdrawal that named it (`named`): a word on the plan need be no nearer it than the
+    withdrawal was to count as the user's later word on it."""
+    assert withdrawal.vector is not None and target.dense is not None
+    seen: dict[str, _Word] = {}
+    for hit in hits:
+        edge = hit.record.edge
+        if hit.dense is None or edge.ingest_time > as_of or not _live_assertion(hit.record, as_of):
+            continue
+        to_target = round(float(np.dot(target.dense, hit.dense)), 6)
+        to_withdrawal = round(float(np.dot(withdrawal.vector, hit.dense)), 6)
+        if to_withdrawal >= rule.same_plan_cosine or to_target >= min(rule.same_plan_cosine, named):
+            seen.setdefault(edge.edge_id, _Word(hit, to_target))
+    return sorted(seen.values(), key=lambda w: (w.edge.ingest_time, w.edge.edge_id))
+
+
+def _taken_back(
+    withdrawal: MergedCandidate, words: Sequence[_Word], probability: Probability,
+    rule: WithdrawnPolicy,
+) -> bool:  # fmt: skip
+    """Whether the user's newest word on the plan, told after the withdrawal, is no own
+    withdrawal: a reinstatement ("it isn't dead after all", "scrap what I said about dropping
+    it") or a firm restatement of the plan ends the withdrawal (B7, R1). Only the user's raw
+    turns speak here; a later own withdrawal keeps it withdrawn."""
+    edge = withdrawal.record.edge
+    later = [
+        w for w in words
+        if w.edge.episodic and w.hit.dense is not None
+        and (w.edge.ingest_time, w.edge.edge_id) > (edge.ingest_time, edge.edge_id)
+        and not set(w.edge.source_turns) & set(edge.source_turns)
+    ]  # fmt: skip
+    if not later:
+        return False
+    newest = later[-1]
+    return not _own_withdrawal(newest.edge.text, np.asarray(newest.hit.dense), probability, rule)
+
+
+def _plan(
+    target: Hit, words: Sequence[_Word], before: datetime, probability: Probability,
+    rule: WithdrawnPolicy,
+) -> list[_Word]:  # fmt: skip
+    """The tellings of the plan the withdrawal gives up: the target, and every live assertion
+    told before `before` at least `same_plan_cosine` from the target (no turn read as a
+    withdrawal), as a retraction masks every fact of its slot (§3.3, A.9): a plan told in two
+    turns is withdrawn whole (R1b), newest first after the target."""
+    others = [
+        w for w in words
+        if w.edge.edge_id != target.edge_id and w.edge.ingest_time < before
+        and w.to_target >= rule.same_plan_cosine and w.hit.dense is not None
+        and probability(np.asarray(w.hit.dense)) < rule.threshold
+    ]  # fmt: skip
+    return [_Word(target, 1.0), *others]
 
 
 def withdrawn(
@@ -126,7 +240,7 @@ def withdrawn(
     nearest: Nearest,
 ) -> dict[str, Withdrawn]:
     """Edge id → the withdrawal that gives it up, among the candidates `window` (the first of
-    the ranking); `records` reads the withdrawal's facts, `nearest` the user's memory."""
+    the ranking); `records` reads the withdrawal's facts, `nearest` the user's memory (exact)."""
     if not rule.enabled or intent not in INTENTS:
         return {}
     out: dict[str, Withdrawn] = {}
@@ -136,28 +250,41 @@ def withdrawn(
         if edge.episodic_of and any(f.edge.retracts for f in records(edge.episodic_of)):
             continue  # the ingest resolved this one
         assert withdrawal.vector is not None
-        found = _target(withdrawal, nearest(withdrawal.vector, edge.ingest_time - gap),
+        before = edge.ingest_time - gap
+        # The targets among the statements told before it (later ones crowd out none) …
+        found = _target(withdrawal, nearest(withdrawal.vector, before), before, as_of,
                         probability, rule)  # fmt: skip
         if found is None:
             continue
         target, cosine = found
-        turns = set(target.edge.source_turns)
-        for m in window:
-            if (
-                m is not withdrawal
-                and turns.intersection(m.record.edge.source_turns)
-                and mentioned_as_of(m.record, as_of) < edge.ingest_time
-            ):
-                out.setdefault(
-                    m.record.edge_id, Withdrawn(edge.edge_id, target.edge_id, round(p, 2),
-                                                round(cosine, 2)),
-                )  # fmt: skip
+        assert target.dense is not None
+        # … the plan's tellings and the user's later words, up to the question.
+        around = [*nearest(np.asarray(target.dense), as_of), *nearest(withdrawal.vector, as_of)]
+        words = _words_on_plan(withdrawal, target, cosine, around, as_of, rule)
+        if _taken_back(withdrawal, words, probability, rule):
+            continue  # the user's newest word on the plan is no withdrawal of it
+        for told in _plan(target, words, before, probability, rule):
+            turns = set(told.edge.source_turns)
+            for m in window:
+                if (
+                    m is not withdrawal
+                    and turns.intersection(m.record.edge.source_turns)
+                    and mentioned_as_of(m.record, as_of) < edge.ingest_time
+                ):
+                    out.setdefault(m.record.edge_id, Withdrawn(
+                        edge.edge_id, target.edge_id, round(p, 2), round(cosine, 2),
+                        told.edge.edge_id, round(told.to_target, 2),
+                    ))  # fmt: skip
     return out
 
 
 def explain(w: Withdrawn) -> str:
+    plan = (
+        "" if w.told_in == w.target
+        else f"; told with {w.told_in}, the same plan (cosine {w.plan_cosine:.2f} to {w.target})"
+    )  # fmt: skip
     return (
         f"withdrawn: a later turn gives it up ({w.by}, withdrawal probe {w.probability:.2f}, "
-        f"cosine {w.cosine:.2f} to {w.target}); ranked after every other candidate for "
-        "questions about now or ahead"
+        f"cosine {w.cosine:.2f} to {w.target}, the user's nearest earlier live assertion{plan}); "
+        "ranked after every other candidate for questions about now or ahead"
     )

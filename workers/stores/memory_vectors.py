@@ -102,8 +102,10 @@ class InMemoryVectorIndex:
             return len(keys)
 
     def search_dense(
-        self, user_id: str, vector: np.ndarray, limit: int, flt: SearchFilter
-    ) -> list[Hit]:
+        self, user_id: str, vector: np.ndarray, limit: int, flt: SearchFilter,
+        *, exact: bool = False,
+    ) -> list[Hit]:  # fmt: skip
+        del exact  # every search here is exact
         query = _unit(vector)
         with self._lock:
             self._check_open("search_dense")

@@ -125,10 +125,11 @@ class QdrantEdgeIndex:
         return [edge_schema.record_of(r.payload, layout.dense_of(r.vector)) for r in records]
 
     def search_dense(
-        self, user_id: str, vector: np.ndarray, limit: int, flt: SearchFilter
-    ) -> list[Hit]:
+        self, user_id: str, vector: np.ndarray, limit: int, flt: SearchFilter,
+        *, exact: bool = False,
+    ) -> list[Hit]:  # fmt: skip
         query = qe.Query.Nearest(layout.unit(vector).tolist(), using=layout.DENSE)
-        approximate = self._plan.approximate(self.count(user_id))
+        approximate = not exact and self._plan.approximate(self.count(user_id))
         return self._search("search_dense", user_id, query, limit, flt, approximate=approximate)
 
     def search_sparse(

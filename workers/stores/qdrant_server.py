@@ -112,11 +112,12 @@ class QdrantServerIndex:
         return [_record(r.payload, layout.dense_of(r.vector)) for r in records]
 
     def search_dense(
-        self, user_id: str, vector: np.ndarray, limit: int, flt: SearchFilter
-    ) -> list[Hit]:
+        self, user_id: str, vector: np.ndarray, limit: int, flt: SearchFilter,
+        *, exact: bool = False,
+    ) -> list[Hit]:  # fmt: skip
         query = layout.unit(vector).tolist()
         # Several processes may write the collection: the user's size is counted each time.
-        approximate = self._plan.approximate(self.count(user_id))
+        approximate = not exact and self._plan.approximate(self.count(user_id))
         return self._search(
             "search_dense", user_id, query, layout.DENSE, limit, flt, approximate=approximate
         )
