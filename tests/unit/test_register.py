@@ -53,7 +53,8 @@ def slots(text: str, *, normalize: bool) -> dict[str, str | None]:
         ("erm, hmm, the bus was late", "the bus was late"),
         ("I I think the the plan works", "I think the plan works"),
         ("w-we sold the van", "we sold the van"),
-        ("the soup was, like, amazing", "the soup was, amazing"),
+        ("the soup was, like, amazing", "the soup was amazing"),
+        ("I sold the car, you know, the bike stays", "I sold the car, the bike stays"),
         ("I mean, it's a start", "it's a start"),
         ("it was cold, you know.", "it was cold."),
         # grammatical doubles stay
@@ -137,7 +138,6 @@ def test_run_on_transcript_splits_at_discourse_markers() -> None:
 )
 def test_clean_prose_is_returned_unchanged(text: str) -> None:
     assert canonical(text) == text
-    assert canonical(text) is text or canonical(text) == text
 
 
 def test_canonical_is_idempotent() -> None:
