@@ -211,6 +211,16 @@ def test_quarantined_edges_never_take_part() -> None:
     assert states([a, evil]) == {"a": S.ACTIVE, "evil": S.QUARANTINED}
 
 
+def test_a_quarantined_edge_retracts_nothing() -> None:
+    """An instruction-like turn that also "retracts" a slot is quarantined whole (B.5): it
+    must not take a fact of the user out, whether it lands in the slot or comes in as one of
+    the slot's retractions (a property search found it doing so, round 14)."""
+    a = edge("a")
+    evil = edge("evil", day=1, slot=None, quarantined=True, retracts=("user.food_preference",))
+    assert states([a], [evil]) == {"a": S.ACTIVE}
+    assert states([a, evil], [evil]) == {"a": S.ACTIVE, "evil": S.QUARANTINED}
+
+
 def test_group_key_for_slotless_facts_is_text_derived() -> None:
     a = edge("a", slot=None, text="Has a  cat named Tom")
     b = edge("b", slot=None, text="has a cat named tom")

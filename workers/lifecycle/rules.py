@@ -158,7 +158,8 @@ def resolve_slot(
     """Lifecycle annotations of every member of one slot (keyed by edge id)."""
     unique = {e.edge_id: e for e in members}
     drafts = {eid: _Draft(e) for eid, e in unique.items()}
-    retractors = {e.edge_id: e for e in retractions}
+    # A quarantined (instruction-like) edge takes no part (B.5): it retracts nothing either.
+    retractors = {e.edge_id: e for e in retractions if not e.quarantined}
     # Members first at equal times: "I'm getting a dog — no, scrap that" retracts in-turn.
     timeline = sorted(
         [(e.ingest_time, 0, e.edge_id) for e in unique.values()]
