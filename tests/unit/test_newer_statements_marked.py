@@ -12,7 +12,7 @@ for the test; none comes from a paper-turns set.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import numpy as np
 import pytest
@@ -24,19 +24,18 @@ from schemas.records import FactRecord, Lifecycle
 from tests.unit.minilm_edges import (
     asker,
     embedded_stream,
-    moved_by,
     ranking_properties,
     stored,
     told_turns,
     with_rule,
 )
+
+# The clock and the toy vectors of the rule's first witnesses (about one thing: cosine 0.8).
+from tests.unit.test_newer_statements import ABOUT, ABOUT_TOO, ELSE, LATER, NOW, THEN, _led
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.query import newer_statements
 from workers.query.candidates import MergedCandidate
 
-NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
-THEN = NOW - timedelta(days=200)
-LATER = NOW - timedelta(days=20)
 #: The latest-value rule off: in a store this small its attribute classifier takes chatter for
 #: the newest statement of a commute, which would hide what this rule does.
 POLICY = with_rule(load_policy(), "latest_value", enabled=False)
@@ -45,14 +44,6 @@ UNMARKED = with_rule(POLICY, "newer_statements", enabled=True, turn_says_now=Fal
 DEMOTE_TO = POLICY.latest_value.demote_to
 #: No present-time word: only the newer turn's own words can open the rule.
 ASKED = "what am I into?"
-
-
-def _unit(*xs: float) -> np.ndarray:
-    v = np.asarray([*xs, 0.0, 0.0, 0.0][:4], dtype=np.float32)
-    return v / np.linalg.norm(v)
-
-
-ABOUT, ABOUT_TOO, ELSE = _unit(1.0, 0.0), _unit(0.8, 0.6), _unit(0.0, 0.0, 1.0)
 
 
 def _candidate(edge_id: str, at: datetime, vector: np.ndarray, sigma: float = 0.6, *,
@@ -152,10 +143,6 @@ QUESTION = "how do I get to the office?"
 
 embedded = embedded_stream(STREAM)
 _ask = asker(ON, NOW)
-
-
-def _led(answer: list[tuple[str, list[str]]]) -> set[str]:
-    return moved_by(answer, "a newer statement about what the question asks")
 
 
 def test_the_query_path_lets_the_marked_change_lead_an_unmarked_question(
