@@ -99,17 +99,17 @@ def test_the_other_gates_still_hold_for_a_turn_that_says_now(newer: MergedCandid
 
 def test_what_says_now_is_a_contrast_with_before_stated_not_asked() -> None:
     for text in (
-        "it's all woodturning these days", "Lisbon now, by the river", "now: oat porridge",
-        "I don't take sugar anymore", "I'm no longer at the bakery", "nowadays I walk",
-        "I row now, any tips for blisters?", "currently reading a lot of poetry",
+        "it's all woodturning these days", "we're in Porto now", "now: rye toast",
+        "I don't take sugar anymore", "I'm no longer at the library", "nowadays I walk",
+        "I knit now, any pattern tips?", "currently reading a lot of poetry",
     ):  # fmt: skip
         assert newer_statements.says_now(text), text
     for text in (
         # Continuity, not change: the old value may well still hold.
-        "I'm still at the bakery", "I've been rowing for four months now",
+        "I'm still at the library", "I've been knitting for four months now",
         "two years now since we married", "I'm busy right now", "she left just now",
         # Asked, or resolved for later: nothing stated about the present.
-        "by the way, what are you reading currently?", "do you still row now?",
+        "by the way, what are you reading currently?", "do you still knit now?",
         "I'll keep a diary from now on",
     ):  # fmt: skip
         assert not newer_statements.says_now(text), text
@@ -124,7 +124,7 @@ def test_only_current_questions() -> None:
 
 # The query path, on the real model: the old way to work keyed by the extractor, the new one
 # told later in words no rule keys, the change marked by the user, not by the asker.
-OLD_TURN = "I cycle to the office every morning along the canal path, forty minutes door to door"
+OLD_TURN = "I cycle to the office every morning along the river path, forty minutes door to door"
 NEW_TURN = "these days I take the tram to the office, my bike got stolen outside the station"
 CHATTER = [
     "can you suggest a quick pasta sauce",

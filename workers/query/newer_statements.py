@@ -114,7 +114,7 @@ MARKED_NOW = re.compile(
 )
 #: A clause: what a question asks ("by the way, what are you reading currently?") or a
 #: resolution ("from now on I'll …", excluded above) states no present value; a statement
-#: followed by a question in one sentence ("I row now, any tips?") still states it.
+#: followed by a question in one sentence ("I knit now, any tips?") still states it.
 _CLAUSE = re.compile(r"[^.!?\n,;:()—–]+[.!?]*")
 
 
