@@ -226,6 +226,10 @@ class NewerStatementsPolicy(BaseModel):
     #: The embedder whose cosines `min_cosine` was chosen on (workers/embedding/minilm.py
     #: MODEL_ID); under any other the rule is off until measured there.
     embedder_model_id: str = "minilm-l6-v2-int8"
+    #: A newer turn that itself places what it says in the present ("… now", "these days")
+    #: presses any current question's candidate, whatever the question's words and σ: the
+    #: user marked the change (issue-11aa; measurements in `Policy.notes`).
+    turn_says_now: bool = False
 
 
 class PassedMentionsPolicy(BaseModel):

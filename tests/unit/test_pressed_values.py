@@ -39,7 +39,11 @@ THEN = NOW - timedelta(days=300)
 LATER = NOW - timedelta(days=30)
 POLICY = load_policy()
 ON = with_rule(POLICY, "pressed_values", enabled=True)
-OFF = with_rule(POLICY, "pressed_values", enabled=False)
+#: The rule off, and newer_statements' `turn_says_now` too: the witness's newer turn says
+#: "these days", which that rule also reads as a change (issue-11aa); off, it shows this rule alone.
+OFF = with_rule(
+    with_rule(POLICY, "pressed_values", enabled=False), "newer_statements", turn_says_now=False
+)
 DEMOTE_TO = POLICY.latest_value.demote_to
 FIRM = pressed_values.Firmness(POLICY.supersession.replace_threshold)
 

@@ -20,7 +20,13 @@ wording of the statements but the pressing turn's marks of the past:
   one of the closed family of present-time adverbials (`NOW`: "now", "currently", "these
   days", "still", "anymore" …). Without that gate the rule acted on half of LoCoMo dev's
   questions ("What is Caroline's identity?" is current too) and cost recall@5 there; a
-  question that contrasts the present with before is where the asker expects a change;
+  question that contrasts the present with before is where the asker expects a change —
+  or (`turn_says_now`, issue-11aa) the *newer turn* says so: a present-time word that
+  contrasts with before (`MARKED_NOW`: not "still", not "… months now", not "right now",
+  not "from now on") in a clause that is not a question. Then the user marked the change
+  themselves, and the σ condition below is waived: the newer wording is usually the weaker
+  match for a question asked in the old value's words (docs/extraction.md, "A newer turn
+  that says it holds now");
 * a candidate among the first `shown` (`latest_value.demote_to`, the top 5) has a later
   raw turn among the first `window` — the user's own newer words, kept verbatim
   (Appendix AA) — that is about the same thing: their stored vectors' cosine at least
@@ -89,17 +95,51 @@ _CHILDHOOD = re.compile(
 )
 
 
+#: A statement's own words placing it in the present *against before* (`turn_says_now`): the
+#: question family without the words that affirm continuity — "still" ("I'm still at the
+#: shelter" says the old value holds), "now" closing a duration ("four months now") or a
+#: moment ("right now", "just now", "by now", "until now") — and without "current" (a noun's
+#: modifier, not a contrast). Measured on LoCoMo dev (development): with the whole question
+#: family, later turns saying "still …" or "… years now" pressed evidence out of the top 5.
+_NOT_AFTER = (
+    r"(?<!\byears )(?<!\byear )(?<!\bmonths )(?<!\bmonth )(?<!\bweeks )(?<!\bweek )"
+    r"(?<!\bdays )(?<!\bwhile )(?<!\bages )(?<!\bjust )(?<!\bright )(?<!\bby )(?<!\buntil )"
+    r"(?<!\btill )(?<!\bup to )"
+)
+MARKED_NOW = re.compile(
+    r"\b(?:nowadays|these days|no longer|currently|at the moment|at present)\b"
+    r"|\bany ?more\b(?=\s*(?:[?.!,;:]|$))"
+    rf"|{_NOT_AFTER}\bnow\b(?!\s+on\b)",
+    re.I,
+)
+#: A clause: what a question asks ("by the way, what are you reading currently?") or a
+#: resolution ("from now on I'll …", excluded above) states no present value; a statement
+#: followed by a question in one sentence ("I knit now, any tips?") still states it.
+_CLAUSE = re.compile(r"[^.!?\n,;:()—–]+[.!?]*")
+
+
 @dataclass(frozen=True, slots=True)
 class Newer:
     """A candidate about which `by`, a raw turn told later, says something newer."""
 
     by: str
     cosine: float
+    #: It pressed because its own words place it in the present (`turn_says_now`).
+    marked: bool = False
 
 
 def asks_now(question: str) -> bool:
     """Whether the question's words place it in the present, against before."""
     return NOW.search(question) is not None
+
+
+def says_now(text: str) -> bool:
+    """Whether a turn places what it states in the present as against before: a `MARKED_NOW`
+    word in a clause that is not a question."""
+    return any(
+        MARKED_NOW.search(clause) is not None and not clause.rstrip().endswith("?")
+        for clause in _CLAUSE.findall(text)
+    )
 
 
 def about_before(text: str) -> bool:
@@ -115,9 +155,17 @@ def _presses(
     told: datetime,
     as_of: datetime,
     rule: NewerStatementsPolicy,
-) -> float | None:
-    """The cosine between the two when `newer` presses `older`, else None."""
+    question_now: bool,
+) -> tuple[float, bool] | None:
+    """(cosine, whether the newer turn's own present-time words made it press) when `newer`
+    presses `older`, else None. `question_now`: the question's words place it in the present
+    (or `explicit_now` is off)."""
     old, new = older.record.edge, newer.record.edge
+    # The user's own contrast with before ("… now", "these days") marks the newer turn as the
+    # current value, whatever the question says and however well it matches it (issue-11aa).
+    marked = rule.turn_says_now and new.episodic and says_now(new.text)
+    if not marked and (not question_now or newer.sigma < older.sigma - rule.sigma_margin):
+        return None
     if (
         not new.episodic
         or older.vector is None
@@ -126,12 +174,11 @@ def _presses(
         or not set(old.source_turns).isdisjoint(new.source_turns)
         or new.ingest_time > as_of
         or new.ingest_time - told < timedelta(hours=rule.min_gap_hours)
-        or newer.sigma < older.sigma - rule.sigma_margin
         or about_before(new.text)
     ):
         return None
     cosine = float(np.dot(older.vector, newer.vector))
-    return cosine if cosine >= rule.min_cosine else None
+    return (cosine, marked) if cosine >= rule.min_cosine else None
 
 
 def demotions(
@@ -146,27 +193,29 @@ def demotions(
     the ranking, in its order); only the first `shown` can be demoted."""
     if not rule.enabled or intent is not Intent.CURRENT:
         return {}
-    if rule.explicit_now and not asks_now(question):
+    question_now = not rule.explicit_now or asks_now(question)
+    if not question_now and not rule.turn_says_now:
         return {}
     out: dict[str, Newer] = {}
     for older in window[:shown]:
         told = mentioned_as_of(older.record, as_of)
         pressing = [
-            (newer, cosine)
+            (newer, pressed)
             for newer in window
             if newer is not older
-            and (cosine := _presses(older, newer, told, as_of, rule)) is not None
+            and (pressed := _presses(older, newer, told, as_of, rule, question_now)) is not None
         ]
         if pressing:
-            newest, cosine = max(
+            newest, (cosine, marked) = max(
                 pressing, key=lambda p: (p[0].record.edge.ingest_time, p[0].record.edge_id)
             )
-            out[older.record.edge_id] = Newer(newest.record.edge_id, round(cosine, 2))
+            out[older.record.edge_id] = Newer(newest.record.edge_id, round(cosine, 2), marked)
     return out
 
 
 def explain(newer: Newer) -> str:
+    said = ", which says it holds now" if newer.marked else ""
     return (
-        f"a newer statement about what the question asks ({newer.by}, told later, cosine "
-        f"{newer.cosine:.2f}) leads current questions; this earlier one may be outdated"
+        f"a newer statement about what the question asks ({newer.by}, told later{said}, "
+        f"cosine {newer.cosine:.2f}) leads current questions; this earlier one may be outdated"
     )
