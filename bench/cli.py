@@ -195,7 +195,8 @@ def register(
         "(a fifth telling, a validation set since round 10), heldout5 (a sixth telling, a "
         "validation set since round 11), heldout6 (a seventh telling, a "
         "validation set since round 13), heldout7 (an "
-        "eighth telling, a validation set since round 14), heldout8 (a ninth, sealed telling), "
+        "eighth telling, a validation set since round 14), heldout8 (a ninth telling, a "
+        "validation set since round 15), "
         "heldout9 (a tenth, sealed telling) or a directory of case files",
     )
     b.add_argument("--extractor", choices=("rules", "llm"), default="rules")

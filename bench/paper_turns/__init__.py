@@ -13,8 +13,8 @@ or of `heldout6/` (a seventh telling written the same way by a fourth outsider, 
 round 12 and a validation set since)
 or of `heldout7/` (an eighth telling written the same way by a fifth outsider, in new
 registers, sealed through round 13 and a validation set since)
-or of `heldout8/` (a ninth, sealed telling written the same way by a sixth outsider, in yet other
-registers, kept for a later honest measurement)
+or of `heldout8/` (a ninth telling written the same way by a sixth outsider, in yet other
+registers, sealed through round 14 and a validation set since)
 or of `heldout9/` (a tenth, sealed telling written the same way by a seventh outsider, in new
 registers again, kept for a later honest measurement)
 go through the product's ingest and query paths, with the

@@ -8,10 +8,10 @@ retracted plan is named by a later retraction that carries no slot and has no da
 (A.9), a "thinking about" is soft, weak, beside a firm value and only ever neutral (Appendix F),
 one of them later committed, a number asked for is numeric and newer number-less remarks keep it
 (A.7.1), and an order for others is another slot (A.7.2). heldout7 is a validation set since
-round 14, heldout8 and heldout9 stay SEALED. The checks it shares with the other written
-tellings are parametrized in test_paper_turns_heldout3.py and test_paper_turns_written_sets.py,
-the rule checks in paper_turns_gold_rules.py. None of these runs the product: they check the
-set, not what the product makes of it."""
+round 14, heldout8 since round 15, heldout9 stays SEALED. The checks it shares with the other
+written tellings are parametrized in test_paper_turns_heldout3.py and
+test_paper_turns_written_sets.py, the rule checks in paper_turns_gold_rules.py. None of these
+runs the product: they check the set, not what the product makes of it."""
 
 from __future__ import annotations
 
