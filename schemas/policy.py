@@ -230,6 +230,10 @@ class NewerStatementsPolicy(BaseModel):
     #: presses any current question's candidate, whatever the question's words and σ: the
     #: user marked the change (issue-11aa; measurements in `Policy.notes`).
     turn_says_now: bool = False
+    #: Unmarked pressing (issue-11ag): where neither the question nor the newer turn places
+    #: itself in the present, a newer raw turn still presses (every other gate kept) when the
+    #: question asks for one value, not a set (`newer_statements.asks_for_many`: AV5).
+    unmarked_single_value: bool = False
 
 
 class PassedMentionsPolicy(BaseModel):

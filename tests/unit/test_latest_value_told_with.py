@@ -29,7 +29,9 @@ from tests.unit.minilm_edges import (
 from workers.embedding.minilm import MiniLMEmbedder
 
 NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
-POLICY = load_policy()
+#: newer_statements' `unmarked_single_value` off: the witness's newer turn is about the same
+#: diet and that rule also moves the old one down (issue-11ag); off, this rule is seen alone.
+POLICY = with_rule(load_policy(), "newer_statements", unmarked_single_value=False)
 
 
 ON = with_rule(POLICY, "latest_value", enabled=True, told_with=True)

@@ -92,9 +92,13 @@ def test_an_earlier_statement_yields_to_a_newer_turn_about_it_and_says_why() -> 
 
 
 def test_only_a_question_about_the_present_and_only_a_current_one() -> None:
-    assert _demoted(OLD, NEW, question="what am I into?") == set()
+    # An unmarked question opens the rule only with `unmarked_single_value` (issue-11ag, on by
+    # default, tests/unit/test_newer_statements_unmarked.py) or without `explicit_now`.
+    gated = RULE.model_copy(update={"unmarked_single_value": False})
+    assert _demoted(OLD, NEW, question="what am I into?", rule=gated) == set()
     assert _demoted(OLD, NEW, question="what am I into?",
-                    rule=RULE.model_copy(update={"explicit_now": False})) == {"old"}  # fmt: skip
+                    rule=gated.model_copy(update={"explicit_now": False})) == {"old"}  # fmt: skip
+    assert _demoted(OLD, NEW, question="what am I into?") == {"old"}
     for intent in (Intent.PAST, Intent.HISTORICAL, Intent.UPCOMING, Intent.CANCELLED):
         assert _demoted(OLD, NEW, intent=intent) == set()
     assert _demoted(OLD, NEW, rule=OFF.newer_statements) == set()

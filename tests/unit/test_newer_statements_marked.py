@@ -94,7 +94,8 @@ def test_a_newer_turn_without_present_time_words_still_needs_the_question_and_si
     ],
 )
 def test_the_other_gates_still_hold_for_a_turn_that_says_now(newer: MergedCandidate) -> None:
-    assert _demoted(OLD, newer) == set()
+    # (An older "newer" may itself be led by OLD, the newest: only OLD's fate is asked here.)
+    assert "old" not in _demoted(OLD, newer)
 
 
 def test_what_says_now_is_a_contrast_with_before_stated_not_asked() -> None:

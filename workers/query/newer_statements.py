@@ -26,7 +26,9 @@ wording of the statements but the pressing turn's marks of the past:
   not "from now on") in a clause that is not a question. Then the user marked the change
   themselves, and the σ condition below is waived: the newer wording is usually the weaker
   match for a question asked in the old value's words (docs/extraction.md, "A newer turn
-  that says it holds now");
+  that says it holds now") — or (`unmarked_single_value`, issue-11ag) neither says so but
+  the question asks for one value, not a set (`asks_for_many`: for "what books has she
+  read?" an older statement is one more item, AV5), the σ condition kept;
 * a candidate among the first `shown` (`latest_value.demote_to`, the top 5) has a later
   raw turn among the first `window` — the user's own newer words, kept verbatim
   (Appendix AA) — that is about the same thing: their stored vectors' cosine at least
@@ -95,6 +97,28 @@ _CHILDHOOD = re.compile(
 )
 
 
+#: A question that asks for a set rather than one value (AV5 broad aggregation; A.7.2: many
+#: values of one kind accumulate): "all", "every", "list", "names", or a plural noun after
+#: "what"/"which" ("What books has she read?", "which kinds of events …"). For such a question
+#: an older statement is one more item, not an outdated value, so no unmarked pressing.
+_VERB = r"(?:is|was|are|were|do|does|did|has|have|had|will|would|can|could)\b"
+_NOT_NOUN = (
+    r"(?!(?:is|was|does|has|goes|makes|means|seems|gets|happens|keeps|helps|brings|his|this"
+    r"|its|hers|ours|yours|theirs)\b)"
+)
+MANY = re.compile(
+    r"\b(?:all|every|list|names|each)\b"
+    r"|\b(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?"
+    rf"(?:(?!{_VERB})[\w+-]+\s+)?{_NOT_NOUN}[a-z]+[^su\W]s\b",
+    re.I,
+)
+
+
+def asks_for_many(question: str) -> bool:
+    """Whether the question asks for a set of values (`MANY`), not one."""
+    return MANY.search(question) is not None
+
+
 #: A statement's own words placing it in the present *against before* (`turn_says_now`): the
 #: question family without the words that affirm continuity — "still" ("I'm still at the
 #: shelter" says the old value holds), "now" closing a duration ("four months now") or a
@@ -156,6 +180,7 @@ def _presses(
     as_of: datetime,
     rule: NewerStatementsPolicy,
     question_now: bool,
+    question_many: bool = False,
 ) -> tuple[float, bool] | None:
     """(cosine, whether the newer turn's own present-time words made it press) when `newer`
     presses `older`, else None. `question_now`: the question's words place it in the present
@@ -164,7 +189,10 @@ def _presses(
     # The user's own contrast with before ("… now", "these days") marks the newer turn as the
     # current value, whatever the question says and however well it matches it (issue-11aa).
     marked = rule.turn_says_now and new.episodic and says_now(new.text)
-    if not marked and (not question_now or newer.sigma < older.sigma - rule.sigma_margin):
+    unmarked = not marked and not question_now
+    if unmarked and (not rule.unmarked_single_value or question_many):
+        return None
+    if not marked and newer.sigma < older.sigma - rule.sigma_margin:
         return None
     if (
         not new.episodic
@@ -194,8 +222,9 @@ def demotions(
     if not rule.enabled or intent is not Intent.CURRENT:
         return {}
     question_now = not rule.explicit_now or asks_now(question)
-    if not question_now and not rule.turn_says_now:
+    if not question_now and not rule.turn_says_now and not rule.unmarked_single_value:
         return {}
+    many = asks_for_many(question)
     out: dict[str, Newer] = {}
     for older in window[:shown]:
         told = mentioned_as_of(older.record, as_of)
@@ -203,7 +232,8 @@ def demotions(
             (newer, pressed)
             for newer in window
             if newer is not older
-            and (pressed := _presses(older, newer, told, as_of, rule, question_now)) is not None
+            and (pressed := _presses(older, newer, told, as_of, rule, question_now, many))
+            is not None
         ]
         if pressing:
             newest, (cosine, marked) = max(
