@@ -163,3 +163,38 @@ def test_a_day_of_the_month_said_as_a_word(text: str, expected: datetime) -> Non
 def test_an_ordinal_that_is_no_day_stays_no_date(text: str) -> None:
     assert not has_date_cue(text)
     assert resolve_event_time(text, BASE, "future") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "prefer", "expected"),
+    [
+        # Day-first dotted dates (DIN 5008 and most of Europe), with and without the year.
+        (
+            "Kiln firing: 13.10.2026 at 08:00",
+            "future",
+            datetime(2026, 10, 13, 8, 0, tzinfo=UTC),
+        ),
+        ("the tiler comes 1.4.2025", "future", datetime(2025, 4, 1, tzinfo=UTC)),
+        ("vet booked for 24.03., bring the papers", "future", datetime(2025, 3, 24, tzinfo=UTC)),
+        ("new rent applies from 01.02.", "future", datetime(2026, 2, 1, tzinfo=UTC)),
+        ("moved in on 01.02.", "past", datetime(2025, 2, 1, tzinfo=UTC)),
+    ],
+)
+def test_a_day_first_dotted_date(text: str, prefer: str, expected: datetime) -> None:
+    assert resolve_event_time(text, BASE, prefer) == expected  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "upgraded to Python 3.11.",  # a version: one-digit day, no year
+        "it came to €12.50.",  # a price
+        "the ratio was 10.05 %",  # before a unit
+        "I am 1.93 m tall",  # a decimal
+        "build v2.10.2025 is out",  # inside a word
+        "see you 31.02.",  # no such day
+        "it is 29.02. in the plan",  # 29 February, in no year the turn can mean
+    ],
+)
+def test_a_dotted_number_that_is_no_date(text: str) -> None:
+    assert resolve_event_time(text, BASE) is None

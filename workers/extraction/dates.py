@@ -72,6 +72,17 @@ _CUE = re.compile(
     rf"|{_TIME})",
     re.IGNORECASE,
 )
+#: Day-first numeric dates with dots, the written form of most of Europe (DIN 5008, and the
+#: Nordic, Slavic and Turkish usage): "13.10.2026", "1.2.2025", or without the year "14.10."
+#: and "01.02." — then day and month take two digits each and the closing dot, so that a
+#: version ("Python 3.11."), a decimal ("1.93 m") or a price ("€12.50") is no date; never
+#: after a currency sign or before a unit.
+_DOTTED = re.compile(
+    r"(?<![\w.,$€£¥])(?:(?P<d>[0-3]?\d)\.(?P<m>[01]?\d)\.(?P<y>(?:19|20)\d\d)(?![\d.]\d)"
+    r"|(?P<d2>[0-3]\d)\.(?P<m2>[01]\d)\.(?!\d))"
+    r"(?!\s*(?:%|€|\$|£|kr\b|eur\b|usd\b|gbp\b|nok\b|sek\b|dkk\b|chf\b|euros?\b|dollars?\b))",
+    re.IGNORECASE,
+)
 _TIME_ONLY = re.compile(rf"^\s*(?:at\s+)?(?:{_TIME})\s*$", re.IGNORECASE)
 _TIME_OF_DAY = re.compile(
     r"\b(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>am|pm|a\.m\.|p\.m\.)"
@@ -144,6 +155,7 @@ def has_date_cue(text: str) -> bool:
     """Cheap gate: does `text` contain anything that looks like a date or time?"""
     if (
         _CUE.search(text) is not None
+        or _dotted(text) is not None
         or _CHAT_SPELLINGS.search(text) is not None
         or _BARE_MONTH.search(text) is not None
     ):
@@ -242,9 +254,26 @@ def _own_day(text: str, base: datetime, prefer: Prefer) -> tuple[str, datetime] 
         return m.group(0), _end_of(midnight, m["u"].lower(), bool(m["next"]))
     if m := _MID_MONTH.search(text):
         return m.group(0), _month_day(midnight, _MONTH_NUMBER[m["m"].lower()], 15, prefer)
+    if dotted := _dotted(text):
+        words, month, day, year = dotted
+        if year is None:
+            return words, _month_day(midnight, month, day, prefer)
+        return words, midnight.replace(year=year, month=month, day=day)
     if m := _ORDINAL_DAY.search(text):
         found = _day_of_month(midnight, int(m["d"]), prefer)
         return (m.group(0), found) if found else None
+    return None
+
+
+def _dotted(text: str) -> tuple[str, int, int, int | None] | None:
+    """The first valid day-first dotted date (`_DOTTED`): its words, month, day and year (None
+    when not written)."""
+    for m in _DOTTED.finditer(text):
+        day, month = int(m["d"] or m["d2"]), int(m["m"] or m["m2"])
+        year = int(m["y"]) if m["y"] else None
+        leap = 2025 if year is None else year  # a yearless 29.02. may not exist this year
+        if 1 <= month <= 12 and 1 <= day <= calendar.monthrange(leap, month)[1]:
+            return m.group(0), month, day, year
     return None
 
 
