@@ -47,6 +47,9 @@ C = Category
         ("Which countries has he been to?", Intent.PAST),
         ("Has she ever tried sushi?", Intent.PAST),
         ("How many kids does she have?", Intent.CURRENT),
+        # "have got" is possession now, not an experience so far.
+        ("How many bikes have you got?", Intent.CURRENT),
+        ("How many goats has she got these days?", Intent.CURRENT),
         ("Has he finished the report?", Intent.CURRENT),
         # "before <date>" dates a past question; it is not a change question.
         ("Where was she in the week before 3 March 2025?", Intent.PAST),

@@ -52,7 +52,9 @@ _CUES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(last (?:week|month|year|time)|yesterday|ago|already (?:happened|done|passed)|"
             r"(?:has|have|hasn't|haven't)\b[^?.!]*\bever|been to|"
-            r"how (?:many (?:\w+ ){1,3}|often )(?:has|have)\s+\w+|"
+            # "How many tournaments has Nate won?" asks an experience; "how many hives have I
+            # got?" asks what is held now (have got: possession, present).
+            r"how (?:many (?:\w+ ){1,3}|often )(?:has|have)\s+\w+(?!\s+got\b)|"
             r"did|didn't|was|wasn't|were|weren't|had|hadn't|what happened|passed|went to)\b",
             re.I,
         ),
