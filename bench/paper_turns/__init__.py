@@ -15,8 +15,8 @@ or of `heldout7/` (an eighth telling written the same way by a fifth outsider, i
 registers, sealed through round 13 and a validation set since)
 or of `heldout8/` (a ninth telling written the same way by a sixth outsider, in yet other
 registers, sealed through round 14 and a validation set since)
-or of `heldout9/` (a tenth, sealed telling written the same way by a seventh outsider, in new
-registers again, kept for a later honest measurement)
+or of `heldout9/` (a tenth telling written the same way by a seventh outsider, in new
+registers again, sealed through round 15 and a validation set since)
 or of `heldout10/` (an eleventh, sealed telling written the same way by an eighth outsider, in
 registers no earlier telling used, kept for a later honest measurement)
 go through the product's ingest and query paths, with the
