@@ -197,7 +197,9 @@ def register(
         "validation set since round 13), heldout7 (an "
         "eighth telling, a validation set since round 14), heldout8 (a ninth telling, a "
         "validation set since round 15), "
-        "heldout9 (a tenth, sealed telling) or a directory of case files",
+        "heldout9 (a tenth telling, a validation set since round 16), heldout10 (an eleventh, "
+        "sealed telling) or a "
+        "directory of case files",
     )
     b.add_argument("--extractor", choices=("rules", "llm"), default="rules")
     b.add_argument("--json", action="store_true")

@@ -15,8 +15,10 @@ or of `heldout7/` (an eighth telling written the same way by a fifth outsider, i
 registers, sealed through round 13 and a validation set since)
 or of `heldout8/` (a ninth telling written the same way by a sixth outsider, in yet other
 registers, sealed through round 14 and a validation set since)
-or of `heldout9/` (a tenth, sealed telling written the same way by a seventh outsider, in new
-registers again, kept for a later honest measurement)
+or of `heldout9/` (a tenth telling written the same way by a seventh outsider, in new
+registers again, sealed through round 15 and a validation set since)
+or of `heldout10/` (an eleventh, sealed telling written the same way by an eighth outsider, in
+registers no earlier telling used, kept for a later honest measurement)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
 top 10, stale in the top 5).
@@ -41,7 +43,16 @@ SETS = {name: CASES_DIR.with_name(name) for name in ("cases", "heldout", "heldou
 #: Sealed sets: `paper-turns --cases NAME` measures them, no tuning tool ever does.
 SEALED = {
     name: CASES_DIR.with_name(name)
-    for name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9")
+    for name in (
+        "heldout3",
+        "heldout4",
+        "heldout5",
+        "heldout6",
+        "heldout7",
+        "heldout8",
+        "heldout9",
+        "heldout10",
+    )
 }
 
 

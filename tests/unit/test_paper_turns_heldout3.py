@@ -1,8 +1,8 @@
-"""The sealed tellings of the paper turns (bench/paper_turns/heldout3, heldout4, heldout5,
-heldout6, heldout7, heldout8 and heldout9): each gold-metadata telling asks the same questions
-with the same labels, each labelled turn's fact at that turn's time (the checks every written set
-shares, and the seal, are in test_paper_turns_written_sets.py; heldout4's to heldout9's own rule
-checks in test_paper_turns_heldout4.py to test_paper_turns_heldout7_8.py)."""
+"""The sealed tellings of the paper turns (bench/paper_turns/heldout3, heldout4, heldout5, heldout6,
+heldout7, heldout8, heldout9 and heldout10): each gold-metadata telling asks the same questions with
+the same labels, each labelled turn's fact at that turn's time (the checks every written set shares,
+and the seal, are in test_paper_turns_written_sets.py; heldout4's to heldout10's own rule checks in
+test_paper_turns_heldout4.py to test_paper_turns_heldout7_8.py)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ GOLD_TELLINGS = {
     "heldout7": "h7-",
     "heldout8": "h8-",
     "heldout9": "h9-",
+    "heldout10": "h10-",
 }
 #: The turn id `cases.parse` gives a turn without a label.
 UNLABELLED = re.compile(r"[ua]\d\d-\d\d")
