@@ -103,12 +103,18 @@ def test_what_says_now_is_a_contrast_with_before_stated_not_asked() -> None:
         "it's all woodturning these days", "we're in Porto now", "now: rye toast",
         "I don't take sugar anymore", "I'm no longer at the library", "nowadays I walk",
         "I knit now, any pattern tips?", "currently reading a lot of poetry",
+        "I used to be a banker. Now, I dance", "for years\nnow I knit", "I have two dogs now",
+        "I knit every day now",  # a frequency, no duration
     ):  # fmt: skip
         assert newer_statements.says_now(text), text
     for text in (
         # Continuity, not change: the old value may well still hold.
         "I'm still at the library", "I've been knitting for four months now",
         "two years now since we married", "I'm busy right now", "she left just now",
+        # A duration of any unit or wording, however spaced (review r15, F1).
+        "I've been doing this for a long time now", "been waiting two hours now",
+        "for some time now", "for decades now", "knitting for 3 yrs now", "for years  now",
+        "a year and a half now", "it has been ages now", "six months or so now",
         # Asked, or resolved for later: nothing stated about the present.
         "by the way, what are you reading currently?", "do you still knit now?",
         "I'll keep a diary from now on",

@@ -125,17 +125,29 @@ def asks_for_many(question: str) -> bool:
 #: moment ("right now", "just now", "by now", "until now") — and without "current" (a noun's
 #: modifier, not a contrast). Measured on LoCoMo dev (development): with the whole question
 #: family, later turns saying "still …" or "… years now" pressed evidence out of the top 5.
-_NOT_AFTER = (
-    r"(?<!\byears )(?<!\byear )(?<!\bmonths )(?<!\bmonth )(?<!\bweeks )(?<!\bweek )"
-    r"(?<!\bdays )(?<!\bwhile )(?<!\bages )(?<!\bjust )(?<!\bright )(?<!\bby )(?<!\buntil )"
-    r"(?<!\btill )(?<!\bup to )"
-)
+_NOT_AFTER = r"(?<!\bjust )(?<!\bright )(?<!\bby )(?<!\buntil )(?<!\btill )(?<!\bup to )"
 MARKED_NOW = re.compile(
     r"\b(?:nowadays|these days|no longer|currently|at the moment|at present)\b"
     r"|\bany ?more\b(?=\s*(?:[?.!,;:]|$))"
     rf"|{_NOT_AFTER}\bnow\b(?!\s+on\b)",
     re.I,
 )
+#: "now" closing a duration of any unit or wording — "two hours now", "for decades now",
+#: "3 yrs now", "a year and a half now", "for some time now", "it's been ages now": continuity.
+#: The unit needs a quantity or "for"/"been" before it: "lo-fi beats all day now" is a change.
+_QUANTITY = (
+    r"\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty"
+    r"|thirty|forty|fifty|few|several|many|some|couple|half|for|been"
+)
+_DURATION_NOW = re.compile(
+    rf"\b(?:{_QUANTITY}) (?:[a-z]+ ){{0,2}}?"
+    r"(?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|mos?|years?|yrs?"
+    r"|decades?|centur(?:y|ies)|semesters?|terms?|seasons?|ages|while|time)"
+    r"(?: (?:or so|or two|and a half|or more|or longer))? now\b",
+    re.I,
+)
+#: Runs of spaces and tabs read as one ("years  now"); line breaks still end a clause.
+_SPACES = re.compile(r"[^\S\n]+")
 #: A clause: what a question asks ("by the way, what are you reading currently?") or a
 #: resolution ("from now on I'll …", excluded above) states no present value; a statement
 #: followed by a question in one sentence ("I knit now, any tips?") still states it.
@@ -159,7 +171,10 @@ def asks_now(question: str) -> bool:
 
 def says_now(text: str) -> bool:
     """Whether a turn places what it states in the present as against before: a `MARKED_NOW`
-    word in a clause that is not a question."""
+    word in a clause that is not a question. A sentence-opening "Now," is a mark too: in chat
+    it is mostly temporal ("… got me out of my 9-5 as a banker. Now, I'm aiming to …", LoCoMo
+    dev's only one), rarely a change of topic ("Now, about the trip …")."""
+    text = _DURATION_NOW.sub(" ", _SPACES.sub(" ", text))
     return any(
         MARKED_NOW.search(clause) is not None and not clause.rstrip().endswith("?")
         for clause in _CLAUSE.findall(text)
