@@ -58,6 +58,12 @@ C = Category
         ("When did she leave for Rome?", Intent.PAST),
         ("What music did she like in the past?", Intent.HISTORICAL),
         ("Which plans did he cancel?", Intent.CANCELLED),
+        # The next occurrence is ahead; a past question's "next" and "next to/door" are not.
+        ("When is the van's next service?", Intent.UPCOMING),
+        ("which train am I catching to Leeds next?", Intent.UPCOMING),
+        ("What did she cook next?", Intent.PAST),
+        ("Who lives next door to him?", Intent.CURRENT),
+        ("What is next to her office?", Intent.CURRENT),
         ("What trips fell through?", Intent.CANCELLED),
     ],
 )

@@ -59,6 +59,13 @@ _CUES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
+    (
+        # "When is her next MOT?", "which boat am I catching next?": the next occurrence is
+        # ahead of the asker (A.7.4's q_up). Last, so that a past question's "next" ("what did
+        # she do next?") stays past; "next to", "next door", "next of kin" are no time.
+        Intent.UPCOMING,
+        re.compile(r"\bnext\b(?!\s+(?:to|door|of\s+kin)\b)", re.I),
+    ),
 )
 
 
