@@ -198,3 +198,25 @@ def test_a_day_first_dotted_date(text: str, prefer: str, expected: datetime) -> 
 )
 def test_a_dotted_number_that_is_no_date(text: str) -> None:
     assert resolve_event_time(text, BASE) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A day of a month with an hour after "at": dateparser read "March 20 at ten" as the
+        # year 2110 (then dropped as too far), "on Friday at ten" as 10 October.
+        ("the plumber comes on March 20 at 10", at(2025, 3, 20, 10)),
+        ("the plumber comes on March 20 at ten", at(2025, 3, 20, 10)),
+        ("booked for 20 March at 4", at(2025, 3, 20, 16)),
+        ("on the 20th of March at five o'clock", at(2025, 3, 20, 17)),
+        ("on Friday at ten", at(2025, 3, 14, 10)),
+        ("at ten on Friday", at(2025, 3, 14, 10)),
+    ],
+)
+def test_an_hour_after_a_day_of_the_month_or_in_words(text: str, expected: datetime) -> None:
+    assert resolve_event_time(text, BASE, "future") == expected
+
+
+@pytest.mark.parametrize("text", ["we met at one point", "I may at 5 go", "at ten I sleep"])
+def test_an_hour_word_without_a_day_is_no_date(text: str) -> None:
+    assert find_event_time(text, BASE, "future") is None

@@ -21,7 +21,24 @@ _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 #: Weekday abbreviations; "wed", "sat" and "sun" are also English words, so only capitalised.
 _WD_ABBR = r"(?:mon|tue|tues|thu|thur|thurs|fri|(?-i:Wed|Sat|Sun))\.?"
 _PM_DAY = r"tonight|this\s+(?:afternoon|evening)"
-_DAY_WORD = rf"(?:{_WEEKDAYS}|{_WD_ABBR}(?![\w.])|today|tomorrow|this\s+morning|{_PM_DAY})"
+_MONTHS = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?"
+)
+#: A day of a month, either order: "March 3", "3rd of March", "3 Mar".
+_MONTH_DAY = (
+    rf"(?:{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS})"
+)
+_DAY_WORD = (
+    rf"(?:{_WEEKDAYS}|{_WD_ABBR}(?![\w.])|today|tomorrow|this\s+morning|{_PM_DAY}|{_MONTH_DAY})"
+)
+#: An hour in digits or in words ("at 10", "at ten"): dateparser read "Tuesday at ten" as
+#: 10 October and "March 3 at ten" as the year 2110.
+_HOUR_WORDS = (
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve",
+)  # fmt: skip
+_HOUR = r"\d{1,2}|" + "|".join(_HOUR_WORDS)
 _NOT_CLOCK = (
     r"(?!\s*(?:(?:percent|per\s+cent)\b|%))"  # a rate
     r"(?![:/\d])(?![.,]\d)"  # a decimal, a thousands group, a fraction or a date
@@ -29,9 +46,9 @@ _NOT_CLOCK = (
 #: An explicit half of the day, "o'clock" or "-ish" after the hour ("at 5 a.m.", "at 9ish").
 _SAID = r"(?:\s*(?P<{}>a\.m\.|p\.m\.|am\b|pm\b|o'clock\b|-?ish\b))?"
 _BARE_HOUR = re.compile(
-    rf"(?P<pre>\b(?P<day>{_DAY_WORD})\s+at\s+)(?P<h>\d{{1,2}})(?:\.(?P<m>[0-5]\d))?\b"
+    rf"(?P<pre>\b(?P<day>{_DAY_WORD})\s+at\s+)(?P<h>{_HOUR})(?:\.(?P<m>[0-5]\d))?\b"
     rf"{_NOT_CLOCK}{_SAID.format('ap')}"
-    rf"|(?P<pre2>\bat\s+)(?P<h2>\d{{1,2}})(?:\.(?P<m2>[0-5]\d))?\b{_NOT_CLOCK}"
+    rf"|(?P<pre2>\bat\s+)(?P<h2>{_HOUR})(?:\.(?P<m2>[0-5]\d))?\b{_NOT_CLOCK}"
     rf"{_SAID.format('ap2')}(?=\s+(?:on\s+|this\s+|next\s+)?(?P<day2>{_DAY_WORD})\b)",
     re.IGNORECASE,
 )
@@ -106,7 +123,8 @@ def rewrite(text: str) -> Rewrite:
 
 
 def _clock(m: re.Match[str]) -> str | None:
-    hour = int(m["h"] or m["h2"])
+    said_hour = (m["h"] or m["h2"]).lower()
+    hour = int(said_hour) if said_hour.isdigit() else _HOUR_WORDS.index(said_hour) + 1
     said = (m["ap"] or m["ap2"] or "").lower().replace(".", "")
     day = " ".join((m["day"] or m["day2"] or "").lower().split())
     if hour > 23 or (said in ("am", "pm") and not 1 <= hour <= 12):
