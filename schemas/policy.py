@@ -246,6 +246,10 @@ class PassedMentionsPolicy(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     enabled: bool = False
+    #: An undated fact drawn from a raw turn whose words name a passed date follows it
+    #: (`passed_mentions.told_in_passed`): "User booked the passport appointment" is the
+    #: appointment "8 July, 10:40" its turn names.
+    told_with: bool = False
 
 
 class WithdrawalPolicy(BaseModel):

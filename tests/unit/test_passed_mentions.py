@@ -75,6 +75,59 @@ def test_only_upcoming_questions_judge_words(intent: Intent) -> None:
     assert passed_mentions.passed(intent, [PLUMBER], NOW, BUFFER) == {}
 
 
+def _turn(edge_id: str, text: str, drawn: tuple[str, ...]) -> FactRecord:
+    return FactRecord(
+        edge=EdgeEvent(edge_id=edge_id, user_id="u1", text=text, categories=Category.OTHER,
+                       ingest_time=TOLD, episodic=True, episodic_of=drawn),
+        lifecycle=Lifecycle(),
+    )  # fmt: skip
+
+
+#: The extractor kept the booking and dropped the date its turn names (told_with).
+BOOKED = _record("s9/t1#0", "User booked the plumber")
+BOOKED_TURN = _turn(
+    "s9/t1#raw", "booked the plumber, he comes on March 3 to fix the boiler", ("s9/t1#0",)
+)
+
+
+def test_a_fact_follows_the_raw_turn_whose_words_date_it_in_the_past() -> None:
+    found = passed_mentions.told_in_passed(
+        Intent.UPCOMING, [BOOKED], {"s9/t1#raw": BOOKED_TURN}, NOW, BUFFER
+    )
+    assert set(found) == {"s9/t1#0"}
+    assert found["s9/t1#0"].in_its_turn
+    assert "the turn it was drawn from" in passed_mentions.explain(found["s9/t1#0"])
+    # Its own words name no date: without its turn nothing dates it.
+    assert passed_mentions.passed(Intent.UPCOMING, [BOOKED], NOW, BUFFER) == {}
+
+
+def test_a_fact_keeps_its_place_when_its_turn_is_undated_or_it_has_its_own_time() -> None:
+    undated = _turn("s9/t1#raw", "booked the plumber, no idea when he comes", ("s9/t1#0",))
+    assert passed_mentions.told_in_passed(
+        Intent.UPCOMING, [BOOKED], {"s9/t1#raw": undated}, NOW, BUFFER
+    ) == {}  # fmt: skip
+    dated = _record("s9/t1#0", "User booked the plumber", event=datetime(2026, 5, 9, tzinfo=UTC))
+    assert passed_mentions.told_in_passed(
+        Intent.UPCOMING, [dated], {"s9/t1#raw": BOOKED_TURN}, NOW, BUFFER
+    ) == {}  # fmt: skip
+    # A turn that did not yield the fact (its episodic_of) says nothing of it.
+    other = _turn("s9/t1#raw", BOOKED_TURN.edge.text, ("s9/t1#1",))
+    assert passed_mentions.told_in_passed(
+        Intent.UPCOMING, [BOOKED], {"s9/t1#raw": other}, NOW, BUFFER
+    ) == {}  # fmt: skip
+    assert passed_mentions.told_in_passed(
+        Intent.CURRENT, [BOOKED], {"s9/t1#raw": BOOKED_TURN}, NOW, BUFFER
+    ) == {}  # fmt: skip
+
+
+def test_the_raw_turn_of_a_fact_is_named_by_the_stage_convention() -> None:
+    assert passed_mentions.raw_turn_id("s9/t1#0") == "s9/t1#raw"
+    assert passed_mentions.raw_turn_id("s9/t1#12") == "s9/t1#raw"
+    assert passed_mentions.raw_turn_id("s9/t1#raw") is None
+    assert passed_mentions.raw_turn_id("s9/t1#raw.2") is None
+    assert passed_mentions.raw_turn_id("gold-fact") is None
+
+
 # ---- the query path, on MiniLM ---------------------------------------------------------
 
 #: (edge id, text, told, event time): the plumber's visit last year (undated raw turn, as

@@ -16,12 +16,17 @@ judged as an expiry would judge it: it ranks from `demote_to` on, inside the win
 same bounded move as `latest_value.reorder`), with the date in `why`. A candidate with no
 date in its words is never told as past (no words say so), and a dated fact is left to the
 kernel.
+
+With `told_with`, an undated fact drawn from such a turn follows it: the extractor kept "User
+booked the passport appointment" and dropped the date its turn names ("8 July, 10:40"), so
+the fact is the appointment the turn dates. A fact with its own event time is still left to
+the kernel; gold metadata has no raw turns, so there it never acts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from schemas.categories import Intent
@@ -35,6 +40,8 @@ class Passed:
 
     words: str
     when: datetime
+    #: The words are those of the raw turn the candidate was drawn from (`told_with`).
+    in_its_turn: bool = False
 
 
 def passed(
@@ -58,5 +65,37 @@ def passed(
     return out
 
 
+def raw_turn_id(fact_id: str) -> str | None:
+    """The id of the raw turn a fact was drawn from (`workers/extraction/stage.py`: a fact is
+    `<session>/<turn>#<n>`, its turn `<session>/<turn>#raw`), None for a raw turn itself."""
+    head, sep, tail = fact_id.rpartition("#")
+    return f"{head}#raw" if sep and tail.isdigit() else None
+
+
+def told_in_passed(
+    intent: Intent,
+    window: Sequence[FactRecord],
+    turns: dict[str, FactRecord],
+    as_of: datetime,
+    buffer_hours: float,
+) -> dict[str, Passed]:
+    """Edge id → the past date its raw turn's words name, for the undated facts of `window`
+    drawn from a turn of `turns` (raw-turn id → record) that `passed` would judge past."""
+    if intent is not Intent.UPCOMING:
+        return {}
+    dated = passed(intent, list(turns.values()), as_of, buffer_hours)
+    out: dict[str, Passed] = {}
+    for record in window:
+        edge = record.edge
+        turn_id = raw_turn_id(record.edge_id)
+        if edge.episodic or edge.event_time is not None or turn_id is None:
+            continue
+        turn = turns.get(turn_id)
+        if turn is not None and record.edge_id in turn.edge.episodic_of and turn_id in dated:
+            out[record.edge_id] = replace(dated[turn_id], in_its_turn=True)
+    return out
+
+
 def explain(p: Passed) -> str:
-    return f'its words date it in the past ("{p.words}": {p.when.date().isoformat()}): not upcoming'
+    whose = "the words of the turn it was drawn from" if p.in_its_turn else "its words"
+    return f'{whose} date it in the past ("{p.words}": {p.when.date().isoformat()}): not upcoming'

@@ -133,14 +133,23 @@ class WindowRules:
         )  # fmt: skip
 
     def _passed(
-        self, intent: Intent, merged: list[MergedCandidate], ranked: list[int], as_of: datetime
-    ) -> dict[str, passed_mentions.Passed]:
-        """The first undated candidates of an upcoming question whose words date them in the
-        past (`workers/query/passed_mentions.py`)."""
-        if not self._policy.passed_mentions.enabled:
+        self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
+        as_of: datetime, read: dict[str, FactRecord],
+    ) -> dict[str, passed_mentions.Passed]:  # fmt: skip
+        """The first undated candidates of an upcoming question whose words, or whose raw
+        turn's words, date them in the past (`workers/query/passed_mentions.py`)."""
+        rule = self._policy.passed_mentions
+        if not rule.enabled or intent is not Intent.UPCOMING:
             return {}
         window = [merged[i].record for i in ranked[: self._policy.latest_value.window]]
-        return passed_mentions.passed(intent, window, as_of, self._policy.expiry_buffer_hours)
+        buffer = self._policy.expiry_buffer_hours
+        out = passed_mentions.passed(intent, window, as_of, buffer)
+        if rule.told_with:
+            ids = {passed_mentions.raw_turn_id(r.edge_id) for r in window if not r.edge.episodic}
+            turns = self._read(user, sorted(i for i in ids if i is not None), read)
+            told = passed_mentions.told_in_passed(intent, window, turns, as_of, buffer)
+            out.update({k: v for k, v in told.items() if k not in out})
+        return out
 
     def _newer(
         self, intent: Intent, merged: list[MergedCandidate], ranked: list[int], as_of: datetime,
@@ -199,7 +208,7 @@ class WindowRules:
             user, intent, merged, ranked, read
         ).items():
             out.setdefault(edge_id, []).append(outdated_siblings.explain(sibling))
-        for edge_id, mention in self._passed(intent, merged, ranked, as_of).items():
+        for edge_id, mention in self._passed(user, intent, merged, ranked, as_of, read).items():
             out.setdefault(edge_id, []).append(passed_mentions.explain(mention))
         for edge_id, pressed in self._pressed(
             user, intent, merged, ranked, as_of, question, read
