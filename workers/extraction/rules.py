@@ -148,7 +148,9 @@ class RuleExtractor:
         if quarantined:
             facts.append(_quarantine(list(quarantined)))
         pending = [_Fact(f, fact) for f in found if (fact := finish(f, turn.timestamp))]
-        recent = [t for t in context if t.turn_id != turn.turn_id][-self._context_turns :]
+        earlier = [t for t in context if t.turn_id != turn.turn_id]
+        # `[-0:]` is the whole list: context_turns=0 means no context (review r16, L1).
+        recent = earlier[-self._context_turns :] if self._context_turns > 0 else []
         session = _Context(recent, self._read)
         facts.extend(_link(pending, session))
         if self._withdrawal and (candidate := withdrawal_fact(turn.text, facts, session.pairs())):

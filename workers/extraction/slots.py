@@ -263,7 +263,8 @@ def describe_cancel(slot: str) -> str:
     if family == "pet":
         return f"User cancelled the plan to get a {name}"
     if family == "trip":
-        return f"User cancelled the trip to {name.title()}"
+        where = "the next trip" if name == "next" else f"the trip to {name.title()}"
+        return f"User cancelled {where}"
     if family == "flight":
         where = "" if name == "next" else f" to {name.title()}"
         return f"User's flight{where} was cancelled"

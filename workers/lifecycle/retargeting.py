@@ -182,7 +182,12 @@ def _closest(retraction: EdgeEvent, named: list[EdgeEvent], policy: Policy) -> T
     if not named:
         return None
     matrix = np.stack([e.embedding.to_array() for e in named if e.embedding is not None])
-    scores = matrix @ retraction.embedding.to_array()
+    # float64, rounded: a float32 product gives identical rows different low-order bits by
+    # their position in the matrix (BLAS blocking), so a tie went to whichever row the kernel
+    # favoured and replay on another CPU could differ from live (review r16, M2).
+    scores = np.round(
+        matrix.astype(np.float64) @ retraction.embedding.to_array().astype(np.float64), 6
+    )
     score, best = min(
         zip(scores.tolist(), named, strict=True),
         key=lambda pair: (-pair[0], group_key(pair[1]), pair[1].edge_id),

@@ -23,7 +23,7 @@ UPCOMING):
   a withdrawal taken back — "scrap what I said about dropping it"), and from which the ingest
   drew no retraction (one that did was resolved there: its target is already retracted, and
   a second guess here withdrew an unrelated fact on the development sets);
-* its *target*: the user's live assertion told at least `min_gap_hours` before it (a later
+* its *target*: the user's live assertion told more than `min_gap_hours` before it (a later
   session, App. G) whose stored vector is nearest the withdrawal's among the whole memory
   (the `targets` nearest by an EXACT search, by cosine, ties by edge id), if that cosine is at
   least `min_cosine` — one target per withdrawal, as the ingest's `retraction.best_plan`
