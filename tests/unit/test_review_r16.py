@@ -1,5 +1,7 @@
 """Witnesses of the round-16 review fixes (notes: docs/extraction.md, "Round 16").
 
+* M1: a batch of edges ingested before stored retractions computes each retraction's targets
+  once, not once per edge (a backfill of B edges before R retractions cost B·R full scans).
 * M2: a retraction's target among tied candidates goes to the smaller slot, then edge id, as
   documented — a float32 product gave identical rows different low-order bits by their row
   position, so the tie went to whichever row the BLAS kernel favoured (7 of 29 edge sets).
@@ -16,10 +18,15 @@ import pytest
 
 from schemas.events import TurnEvent
 from schemas.policy import load_policy
-from tests.unit.edge_helpers import edge, vec
+from tests.unit.edge_helpers import axis, edge, vec
+from tests.unit.test_stream_properties import POLICY as STREAM_POLICY
 from workers.extraction.rules import RuleExtractor
 from workers.extraction.slots import describe_cancel
+from workers.lifecycle import retargeting
+from workers.lifecycle.bulk import BulkLifecycle
 from workers.lifecycle.retargeting import find_target
+from workers.stores.memory_slots import InMemorySlotIndex
+from workers.stores.memory_vectors import InMemoryVectorIndex
 
 POLICY = load_policy()
 DIM = 384
@@ -62,3 +69,33 @@ def test_no_context_turns_means_no_context() -> None:
 def test_a_cancelled_next_trip_names_no_place_called_next() -> None:
     assert describe_cancel("trip.next") == "User cancelled the next trip"
     assert describe_cancel("trip.japan") == "User cancelled the trip to Japan"
+
+
+def test_a_late_batch_computes_each_retractions_targets_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bulk = BulkLifecycle(InMemorySlotIndex(), InMemoryVectorIndex(), STREAM_POLICY)
+    bulk.apply([
+        edge(f"o{i}", day=100 + i * 0.001, slot=f"user.s{i % 50}", text=f"thing {i} dog", seed=i)
+        for i in range(200)
+    ])  # fmt: skip
+    bulk.apply([
+        edge(f"off{j}", day=1000 + j, slot=f"pet.x{j}.outcome", text="the dog plan is off",
+             retracts=(f"pet.dog{j}.plan",), vector=axis(0))
+        for j in range(2)
+    ])  # fmt: skip
+    calls: list[str] = []
+    counted = retargeting.find_target
+
+    def counting(retraction, edges, policy):  # type: ignore[no-untyped-def]
+        calls.append(retraction.edge_id)
+        return counted(retraction, edges, policy)
+
+    monkeypatch.setattr(retargeting, "find_target", counting)
+    late = [
+        edge(f"l{i}", day=1 + i * 0.001, slot=f"user.t{i % 10}", text=f"late {i}", seed=10_000 + i)
+        for i in range(40)
+    ]  # fmt: skip
+    bulk.apply(late)
+    # Two retractions, each over the user's edges and over those before the batch: four.
+    assert len(calls) == 4

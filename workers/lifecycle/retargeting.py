@@ -212,6 +212,10 @@ class Retargeting:
         self._fixed: dict[str, UserEdges] | None = None if batch is None else {}
         self._batch = frozenset(batch or ())
         self._prior: dict[str, list[EdgeEvent]] = {}
+        #: In a batch, a retraction's targets over the user's edges and over those before the
+        #: batch are the same for every late edge: computed once (review r16, M1: a backfill
+        #: of B edges before R retractions cost B·R·N).
+        self._moves: dict[tuple[str, str], tuple[Target | None, Target | None]] = {}
 
     def _edges(self, user: str) -> list[EdgeEvent]:
         return self._indexed(user).edges
@@ -274,7 +278,7 @@ class Retargeting:
         without = self._edges_before(user, edge)
         touched: list[str] = []
         for retraction in later:
-            now, before = self.target(retraction, edges), self.target(retraction, without)
+            now, before = self._targets(retraction, edges, without)
             moved = _slot(now) != _slot(before)
             if now is not None and (moved or self._fixed is not None):
                 # In a batch `before` may not be the target the store holds (see
@@ -283,6 +287,17 @@ class Retargeting:
             if moved:
                 touched += [s for s in (_slot(now), _slot(before)) if s]
         return touched
+
+    def _targets(
+        self, retraction: EdgeEvent, edges: list[EdgeEvent], without: list[EdgeEvent]
+    ) -> tuple[Target | None, Target | None]:
+        """`retraction`'s target over `edges` and over `without` (once per batch)."""
+        if self._fixed is None:
+            return self.target(retraction, edges), self.target(retraction, without)
+        key = (retraction.user_id, retraction.edge_id)
+        if key not in self._moves:
+            self._moves[key] = (self.target(retraction, edges), self.target(retraction, without))
+        return self._moves[key]
 
     def _edges_before(self, user: str, edge: EdgeEvent) -> list[EdgeEvent]:
         """The user's edges before `edge` arrived, over which a later retraction's target
