@@ -16,22 +16,9 @@ import pytest
 from bench.paper_turns import SEALED, SETS
 from bench.paper_turns.cases import CaseError, load, parse
 
-WRITTEN = {
-    "heldout2": SETS["heldout2"],
-    **{
-        name: SEALED[name]
-        for name in (
-            "heldout3",
-            "heldout4",
-            "heldout5",
-            "heldout6",
-            "heldout7",
-            "heldout8",
-            "heldout9",
-            "heldout10",
-        )
-    },
-}
+#: The tellings kept out of every tuning tool (`SEALED`): the validation sets and the sealed one.
+KEPT_OUT = tuple(f"heldout{n}" for n in range(3, 11))
+WRITTEN = {"heldout2": SETS["heldout2"], **{name: SEALED[name] for name in KEPT_OUT}}
 ATTACK_VECTORS = {f"AV{n}" for n in range(1, 10)}
 each_set = pytest.mark.parametrize("directory", WRITTEN.values(), ids=WRITTEN.keys())
 
@@ -52,17 +39,7 @@ def test_the_set_parses_and_covers_every_attack_vector(directory: Path) -> None:
 
 def test_no_tuning_tool_measures_a_sealed_set() -> None:
     # `frecall bench extraction-ablation` measures every set of SETS, module by module.
-    sealed = {
-        "heldout3",
-        "heldout4",
-        "heldout5",
-        "heldout6",
-        "heldout7",
-        "heldout8",
-        "heldout9",
-        "heldout10",
-    }
-    assert sealed <= set(SEALED)
+    assert set(KEPT_OUT) <= set(SEALED)
     assert all(directory.is_dir() for directory in SEALED.values())
     assert not set(SEALED) & set(SETS) and not set(SEALED.values()) & set(SETS.values())
 
