@@ -24,6 +24,7 @@ from schemas.records import FactRecord, Lifecycle
 from tests.unit.lifecycle_properties import given_deliveries
 from tests.unit.minilm_edges import with_embeddings, with_rule
 from workers.embedding.minilm import MiniLMEmbedder
+from workers.extraction.stage import raw_edge_id_of
 from workers.lifecycle.service import LifecycleService
 from workers.query import passed_mentions
 from workers.query.service import QueryService
@@ -121,11 +122,11 @@ def test_a_fact_keeps_its_place_when_its_turn_is_undated_or_it_has_its_own_time(
 
 
 def test_the_raw_turn_of_a_fact_is_named_by_the_stage_convention() -> None:
-    assert passed_mentions.raw_turn_id("s9/t1#0") == "s9/t1#raw"
-    assert passed_mentions.raw_turn_id("s9/t1#12") == "s9/t1#raw"
-    assert passed_mentions.raw_turn_id("s9/t1#raw") is None
-    assert passed_mentions.raw_turn_id("s9/t1#raw.2") is None
-    assert passed_mentions.raw_turn_id("gold-fact") is None
+    assert raw_edge_id_of("s9/t1#0") == "s9/t1#raw"
+    assert raw_edge_id_of("s9/t1#12") == "s9/t1#raw"
+    assert raw_edge_id_of("s9/t1#raw") is None
+    assert raw_edge_id_of("s9/t1#raw.2") is None
+    assert raw_edge_id_of("gold-fact") is None
 
 
 # ---- the query path, on MiniLM ---------------------------------------------------------

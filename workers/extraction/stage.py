@@ -17,7 +17,14 @@ from schemas.events import EdgeEvent, TurnEvent
 from workers.extraction.long_turns import extraction_turn, raw_chunks
 from workers.extraction.model import ExtractedFact
 
-__all__ = ["SessionContext", "edges_for_turn", "extraction_turn", "fact_edge_id", "raw_edge_id"]
+__all__ = [
+    "SessionContext",
+    "edges_for_turn",
+    "extraction_turn",
+    "fact_edge_id",
+    "raw_edge_id",
+    "raw_edge_id_of",
+]
 
 #: Turns of a session kept as context for the extractor.
 CONTEXT_TURNS = 20
@@ -31,6 +38,13 @@ def raw_edge_id(turn: TurnEvent, part: int = 1) -> str:
     """The raw turn's id (its first chunk; the n-th chunk of a long turn is `#raw.n`)."""
     suffix = "" if part == 1 else f".{part}"
     return f"{turn.session_id}/{turn.turn_id}#raw{suffix}"
+
+
+def raw_edge_id_of(fact_id: str) -> str | None:
+    """The id of the raw turn a fact (`fact_edge_id`) was drawn from; None for any other id
+    (a raw turn's own, a chunk's, a gold fact's)."""
+    head, sep, tail = fact_id.rpartition("#")
+    return f"{head}#raw" if sep and tail.isdigit() else None
 
 
 def _mixed_categories(facts: Sequence[ExtractedFact]) -> dict[Category, float]:

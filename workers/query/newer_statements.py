@@ -188,6 +188,14 @@ def about_before(text: str) -> bool:
     ) and not asks_now(text)
 
 
+def _marked(newer: MergedCandidate, rule: NewerStatementsPolicy) -> bool:
+    """The user's own contrast with before ("… now", "these days") marks a newer raw turn as
+    the current value, whatever the question says and however well it matches it
+    (issue-11aa)."""
+    edge = newer.record.edge
+    return rule.turn_says_now and edge.episodic and says_now(edge.text)
+
+
 def _presses(
     older: MergedCandidate,
     newer: MergedCandidate,
@@ -196,14 +204,12 @@ def _presses(
     rule: NewerStatementsPolicy,
     question_now: bool,
     question_many: bool = False,
+    marked: bool = False,
 ) -> tuple[float, bool] | None:
     """(cosine, whether the newer turn's own present-time words made it press) when `newer`
     presses `older`, else None. `question_now`: the question's words place it in the present
-    (or `explicit_now` is off)."""
+    (or `explicit_now` is off). `marked`: the newer turn says it holds now (`_marked`)."""
     old, new = older.record.edge, newer.record.edge
-    # The user's own contrast with before ("… now", "these days") marks the newer turn as the
-    # current value, whatever the question says and however well it matches it (issue-11aa).
-    marked = rule.turn_says_now and new.episodic and says_now(new.text)
     unmarked = not marked and not question_now
     if unmarked and (not rule.unmarked_single_value or question_many):
         return None
@@ -240,6 +246,8 @@ def demotions(
     if not question_now and not rule.turn_says_now and not rule.unmarked_single_value:
         return {}
     many = asks_for_many(question)
+    # Read once per newer turn, not once per pair (`says_now` scans the whole turn).
+    says = {m.record.edge_id: _marked(m, rule) for m in window}
     out: dict[str, Newer] = {}
     for older in window[:shown]:
         told = mentioned_as_of(older.record, as_of)
@@ -247,9 +255,14 @@ def demotions(
             (newer, pressed)
             for newer in window
             if newer is not older
-            and (pressed := _presses(older, newer, told, as_of, rule, question_now, many))
+            and (
+                pressed := _presses(
+                    older, newer, told, as_of, rule, question_now, many,
+                    says[newer.record.edge_id],
+                )
+            )
             is not None
-        ]
+        ]  # fmt: skip
         if pressing:
             newest, (cosine, marked) = max(
                 pressing, key=lambda p: (p[0].record.edge.ingest_time, p[0].record.edge_id)

@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 from schemas.categories import Intent
 from schemas.records import FactRecord
 from workers.extraction.dates import find_event_time
+from workers.extraction.stage import raw_edge_id_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,11 +66,14 @@ def passed(
     return out
 
 
-def raw_turn_id(fact_id: str) -> str | None:
-    """The id of the raw turn a fact was drawn from (`workers/extraction/stage.py`: a fact is
-    `<session>/<turn>#<n>`, its turn `<session>/<turn>#raw`), None for a raw turn itself."""
-    head, sep, tail = fact_id.rpartition("#")
-    return f"{head}#raw" if sep and tail.isdigit() else None
+def turns_wanted(window: Sequence[FactRecord]) -> list[str]:
+    """The raw turns `told_in_passed` reads: those of the window's undated facts."""
+    ids = {
+        raw_edge_id_of(r.edge_id)
+        for r in window
+        if not r.edge.episodic and r.edge.event_time is None
+    }
+    return sorted(i for i in ids if i is not None)
 
 
 def told_in_passed(
@@ -87,7 +91,7 @@ def told_in_passed(
     out: dict[str, Passed] = {}
     for record in window:
         edge = record.edge
-        turn_id = raw_turn_id(record.edge_id)
+        turn_id = raw_edge_id_of(record.edge_id)
         if edge.episodic or edge.event_time is not None or turn_id is None:
             continue
         turn = turns.get(turn_id)

@@ -145,8 +145,10 @@ class WindowRules:
         buffer = self._policy.expiry_buffer_hours
         out = passed_mentions.passed(intent, window, as_of, buffer)
         if rule.told_with:
-            ids = {passed_mentions.raw_turn_id(r.edge_id) for r in window if not r.edge.episodic}
-            turns = self._read(user, sorted(i for i in ids if i is not None), read)
+            present = {r.edge_id: r for r in window}
+            wanted = passed_mentions.turns_wanted(window)
+            turns = {i: present[i] for i in wanted if i in present}
+            turns |= self._read(user, [i for i in wanted if i not in present], read)
             told = passed_mentions.told_in_passed(intent, window, turns, as_of, buffer)
             out.update({k: v for k, v in told.items() if k not in out})
         return out
