@@ -89,12 +89,12 @@ def told_in_passed(
         return {}
     dated = passed(intent, list(turns.values()), as_of, buffer_hours)
     cutoff = as_of - timedelta(hours=buffer_hours)
-    for turn_id, turn in turns.items():
-        when = turn.edge.event_time
-        if turn_id not in dated and when is not None and when < cutoff:
+    for raw_id, raw in turns.items():
+        when = raw.edge.event_time
+        if raw_id not in dated and when is not None and when < cutoff:
             # A turn the kernel expired (its own event time, past by the buffer): its
             # undated facts are the event it dated, past as well.
-            dated[turn_id] = Passed(when.date().isoformat(), when)
+            dated[raw_id] = Passed(when.date().isoformat(), when)
     out: dict[str, Passed] = {}
     for record in window:
         edge = record.edge

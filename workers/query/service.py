@@ -320,11 +320,10 @@ class QueryService:
             if tier is not None
             else {}
         )
-        if gone or past:  # withdrawn (withdrawn.py) or passed: after every other
-            out = [i for i in ranked if merged[i].record.edge_id in gone.keys() | past.keys()]
-            ranked = [
-                i for i in ranked if merged[i].record.edge_id not in gone.keys() | past.keys()
-            ] + out
+        if gone or past:  # withdrawn (withdrawn.py) or passed, masked: after every other
+            masked = gone.keys() | past.keys()
+            out = [i for i in ranked if merged[i].record.edge_id in masked]
+            ranked = [i for i in ranked if merged[i].record.edge_id not in masked] + out
         best = ranked[: request.k]
         results = []
         for i in best:
