@@ -230,9 +230,7 @@ class WindowRules:
         ).items():
             out.setdefault(edge_id, []).append(outdated_siblings.explain(sibling))
         if not self._policy.passed_mentions.masked:
-            for edge_id, mention in self._passed(
-                user, intent, merged, ranked, as_of, read
-            ).items():
+            for edge_id, mention in self._passed(user, intent, merged, ranked, as_of, read).items():
                 out.setdefault(edge_id, []).append(passed_mentions.explain(mention))
         for edge_id, pressed in self._pressed(
             user, intent, merged, ranked, as_of, question, read
