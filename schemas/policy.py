@@ -250,6 +250,10 @@ class PassedMentionsPolicy(BaseModel):
     #: (`passed_mentions.told_in_passed`): "User booked the passport appointment" is the
     #: appointment "8 July, 10:40" its turn names.
     told_with: bool = False
+    #: Such a candidate is masked as an expired event is for an upcoming question (the
+    #: upcoming M_q admits active facts only, §3): it ranks after every other, out of the
+    #: served top k, instead of from `demote_to` on inside the window.
+    masked: bool = False
 
 
 class WithdrawalPolicy(BaseModel):

@@ -207,3 +207,60 @@ def test_the_ranking_does_not_depend_on_delivery_order(
 ) -> None:  # fmt: skip
     replayed = _store(embedded, [*order, *repeats])
     assert _ask(replayed, embedder, QUESTION, ON) == _ask(vectors, embedder, QUESTION, ON)
+
+
+# ---- round 17: masked as expiry masks, and a fact of a turn the kernel expired ----------
+
+MASKED = with_rule(POLICY, "passed_mentions", enabled=True, masked=True)
+
+
+#: More chat than the window holds, so that "from 6th on" is still served and "masked" is not.
+CHAT = [
+    EdgeEvent(edge_id=f"c{i}#raw", user_id="u1", text=text, categories=Category.OTHER,
+              ingest_time=NOW - timedelta(days=40 + i), source_turns=(f"c{i}",))
+    for i, text in enumerate((
+        "what should I cook for a dinner party of six", "my sister is visiting in summer",
+        "the cat knocked a plant off the shelf", "any tips for a stiff neck after cycling",
+        "I finished the crossword in record time", "which podcast about history is good",
+        "the garden needs weeding badly", "help me write a birthday card for my dad",
+    ))
+]  # fmt: skip
+
+
+def test_masked_a_passed_mention_leaves_the_served_answers(
+    embedded: dict[str, EdgeEvent], embedder: MiniLMEmbedder
+) -> None:
+    """The upcoming M_q admits active facts only (§3): with `masked`, the visit of last year
+    leaves the top k as an expired event does, instead of standing 6th (fails without)."""
+    store = _store({**embedded, **with_embeddings(embedder, CHAT)}, [*EDGES, *CHAT])
+    demoted = [e for e, _ in _ask(store, embedder, QUESTION, ON)]
+    assert demoted.index("s0#raw") == DEMOTE_TO  # served 6th
+    masked = [e for e, _ in _ask(store, embedder, QUESTION, MASKED)]
+    assert masked[0] == "s4#0"
+    assert "s0#raw" not in masked
+    # A current question is not judged by the rule, masked or not.
+    current = _ask(store, embedder, "what is the boiler problem at my place?", MASKED)
+    assert "s0#raw" in [e for e, _ in current][:3]
+
+
+def test_a_fact_follows_a_turn_the_kernel_expired() -> None:
+    """A raw turn with its own event time past by the buffer (expired by the kernel): an
+    undated fact drawn from it is that event, past as well (fails without: only a turn whose
+    words name the date was followed)."""
+    expired = FactRecord(
+        edge=EdgeEvent(edge_id="s9/t1#raw", user_id="u1", text="booked the plumber",
+                       categories=Category.OBLIGATIONS, ingest_time=TOLD, episodic=True,
+                       episodic_of=("s9/t1#0",), event_time=TOLD + timedelta(days=20)),
+        lifecycle=Lifecycle(),
+    )  # fmt: skip
+    found = passed_mentions.told_in_passed(
+        Intent.UPCOMING, [BOOKED], {"s9/t1#raw": expired}, NOW, BUFFER
+    )
+    assert set(found) == {"s9/t1#0"}
+    # Within the buffer it is still the kernel's to judge: not past here.
+    recent = expired.model_copy(
+        update={"edge": expired.edge.model_copy(update={"event_time": NOW - timedelta(days=2)})}
+    )
+    assert passed_mentions.told_in_passed(
+        Intent.UPCOMING, [BOOKED], {"s9/t1#raw": recent}, NOW, BUFFER
+    ) == {}  # fmt: skip

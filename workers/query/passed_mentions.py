@@ -88,6 +88,13 @@ def told_in_passed(
     if intent is not Intent.UPCOMING:
         return {}
     dated = passed(intent, list(turns.values()), as_of, buffer_hours)
+    cutoff = as_of - timedelta(hours=buffer_hours)
+    for raw_id, raw in turns.items():
+        when = raw.edge.event_time
+        if raw_id not in dated and when is not None and when < cutoff:
+            # A turn the kernel expired (its own event time, past by the buffer): its
+            # undated facts are the event it dated, past as well.
+            dated[raw_id] = Passed(when.date().isoformat(), when)
     out: dict[str, Passed] = {}
     for record in window:
         edge = record.edge

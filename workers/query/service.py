@@ -16,7 +16,7 @@ from scorer.scalar import ScalarScores
 from scorer.score import DEFAULT_OPTIONS, QueryContext, Scores, ScoringOptions
 from scorer.tables import PolicyTables
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
-from workers.query import latest_value, successors
+from workers.query import latest_value, passed_mentions, successors
 from workers.query.candidates import (
     MergedCandidate,
     hours,
@@ -315,9 +315,15 @@ class QueryService:
             if tier is not None
             else {}
         )
-        if gone:  # a withdrawn statement ranks after every other (withdrawn.py)
-            out = [i for i in ranked if merged[i].record.edge_id in gone]
-            ranked = [i for i in ranked if merged[i].record.edge_id not in gone] + out
+        past = (
+            self._window_rules.passed_out(user, intent, merged, ranked, as_of)
+            if tier is not None
+            else {}
+        )
+        if gone or past:  # withdrawn (withdrawn.py) or passed, masked: after every other
+            masked = gone.keys() | past.keys()
+            out = [i for i in ranked if merged[i].record.edge_id in masked]
+            ranked = [i for i in ranked if merged[i].record.edge_id not in masked] + out
         best = ranked[: request.k]
         results = []
         for i in best:
@@ -336,6 +342,8 @@ class QueryService:
             why.extend(moved_why.get(record.edge_id, ()))
             if record.edge_id in gone:
                 why.append(withdrawn_explain(gone[record.edge_id]))
+            if record.edge_id in past:
+                why.append(passed_mentions.explain(past[record.edge_id]))
             results.append(
                 ScoredFact(
                     edge_id=record.edge_id,

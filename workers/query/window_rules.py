@@ -166,6 +166,25 @@ class WindowRules:
         window = [merged[i] for i in ranked[: shape.window]]
         return newer_statements.demotions(intent, question, window, as_of, rule, shape.demote_to)
 
+    def passed_out(
+        self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
+        as_of: datetime,
+    ) -> dict[str, passed_mentions.Passed]:  # fmt: skip
+        """The passed mentions (`_passed`) an upcoming question masks, with
+        `passed_mentions.masked`: they leave the top k, as expired events do."""
+        if not self._policy.passed_mentions.masked:
+            return {}
+        out: dict[str, passed_mentions.Passed] = {}
+        read: dict[str, FactRecord] = {}
+        # Masking lifts the next candidates into the window: they are judged too, until a
+        # window holds no passed mention (each round masks at least one, so it ends).
+        while found := self._passed(
+            user, intent, merged, [i for i in ranked if merged[i].record.edge_id not in out],
+            as_of, read,
+        ):  # fmt: skip
+            out.update(found)
+        return out
+
     def withdrawn(
         self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
         as_of: datetime,
@@ -210,8 +229,9 @@ class WindowRules:
             user, intent, merged, ranked, read
         ).items():
             out.setdefault(edge_id, []).append(outdated_siblings.explain(sibling))
-        for edge_id, mention in self._passed(user, intent, merged, ranked, as_of, read).items():
-            out.setdefault(edge_id, []).append(passed_mentions.explain(mention))
+        if not self._policy.passed_mentions.masked:
+            for edge_id, mention in self._passed(user, intent, merged, ranked, as_of, read).items():
+                out.setdefault(edge_id, []).append(passed_mentions.explain(mention))
         for edge_id, pressed in self._pressed(
             user, intent, merged, ranked, as_of, question, read
         ).items():
