@@ -212,6 +212,7 @@ def test_the_ranking_does_not_depend_on_delivery_order(
 # ---- round 17: masked as expiry masks, and a fact of a turn the kernel expired ----------
 
 MASKED = with_rule(POLICY, "passed_mentions", enabled=True, masked=True)
+DEMOTED = with_rule(POLICY, "passed_mentions", enabled=True, masked=False)
 
 
 #: More chat than the window holds, so that "from 6th on" is still served and "masked" is not.
@@ -233,7 +234,7 @@ def test_masked_a_passed_mention_leaves_the_served_answers(
     """The upcoming M_q admits active facts only (§3): with `masked`, the visit of last year
     leaves the top k as an expired event does, instead of standing 6th (fails without)."""
     store = _store({**embedded, **with_embeddings(embedder, CHAT)}, [*EDGES, *CHAT])
-    demoted = [e for e, _ in _ask(store, embedder, QUESTION, ON)]
+    demoted = [e for e, _ in _ask(store, embedder, QUESTION, DEMOTED)]
     assert demoted.index("s0#raw") == DEMOTE_TO  # served 6th
     masked = [e for e, _ in _ask(store, embedder, QUESTION, MASKED)]
     assert masked[0] == "s4#0"
