@@ -91,6 +91,12 @@ _FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 #: A sentence or note line: family matches are read inside one.
 _SEGMENT = re.compile(r"[^.!?;\n]+[.!?;]*")
+#: Interjections and particles: a "topic" of nothing but these names nothing ("Oh, no.",
+#: "Well, no", "lol no") — a closed class.
+_PARTICLES = frozenset(tokenize(
+    "oh ok okay ah aw um uh er hey yeah yes yep yup no nah nope well lol haha omg wow ugh hmm"
+    " sorry thanks please fine sure right god gosh damn dear man dude alas welp"
+))  # fmt: skip
 #: Words any topic or dismissal may share without naming the same thing.
 _GENERIC = frozenset(tokenize("thing things plan plans idea ideas project stuff matter whole"))
 
@@ -125,7 +131,10 @@ def _asserted(segment: str, m: re.Match[str], family: str) -> bool:
     """The match is the user's own, said outright: no hedge, condition or question in its
     clause, not denied before it (the negated pro-verb carries its own negation), not voiced
     by another or said of another's plan."""
-    start = m.start("topic") if "topic" in m.groupdict() and m.group("topic") else m.start()
+    topic = m.groupdict().get("topic")
+    if topic is not None and not set(tokenize(topic)) - _PARTICLES:
+        return False  # "Oh, no.": an interjection, no named topic
+    start = m.start("topic") if topic else m.start()
     if tentative(segment, start, m.end(), within=True):
         return False
     if family != "negated pro-verb" and denied_before(segment, m.start()):
