@@ -81,6 +81,8 @@ NOT_DISMISSALS = [
     "leave it in the oven for ten more minutes",  # a pro-form that goes on
     "the kids went to the treehouse after school",  # nothing dismissed
     "don't forget the treehouse timber order",  # a denied imperative
+    "it's easy to get busy and forget it",  # a verb after "and", no imperative (LoCoMo dev)
+    "tickets for the bake-off at the fair are on sale",  # a hyphen inside a word (LoCoMo dev)
 ]
 
 

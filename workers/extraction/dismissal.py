@@ -56,8 +56,11 @@ _FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # "not doing it", "it's not happening", "we aren't going ahead with it", "not going."
         (
             "negated pro-verb",
-            r"(?:\bnot|n['’]?t|\bnever|\bno\s+longer)\s+(?:(?:doing|happening)(?:\s+" + _PRO
-            + r")?|going\s+ahead(?:\s+with\s+" + _PRO + r")?|going)"
+            r"(?:\bnot|n['’]?t|\bnever|\bno\s+longer)\s+(?:(?:doing|happening)(?:\s+"
+            + _PRO
+            + r")?|going\s+ahead(?:\s+with\s+"
+            + _PRO
+            + r")?|going)"
             r"(?:\s+(?:anymore|any\s+more|after\s+all|at\s+all|either|now|then|again))?" + _END,
         ),
         # "the cabin: no.", "the cabin, nope", "the cabin is a no", "cabin = no"
@@ -69,17 +72,22 @@ _FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # "cabin = off", "cabin -> cancelled", "cabin — dead"
         (
             "topic and a verdict",
-            r"^" + _LEAD + _TOPIC + r"\s*(?:=|->|→|[-–—])\s*(?:officially\s+|totally\s+)?"
+            r"^" + _LEAD + _TOPIC + r"\s*(?:=|->|→|\s[-–—]\s)\s*(?:officially\s+|totally\s+)?"
             r"(?:dead|off|cancell?ed|scrapped|shelved|history|toast|called\s+off|axed|nixed"
             r"|over|done)\b",
         ),
         # "forget the cabin", "drop it", "we leave it", "I'll let it go"
         (
             "dismissive imperative",
-            r"(?:^|[,;:]\s*|\b(?:so|just|ok|okay|yeah|and)\s+)(?:(?:i|we)(?:['’]ll|\s+will)?\s+)?"
-            r"(?:just\s+)?(?:(?:forget|drop|scrap|ditch|shelve|bin)\s+(?:about\s+)?(?:" + _PRO
-            + r"|(?:the|my|our|that|this)\s+[\w'-]+(?:\s+[\w'-]+){0,3}?)|leave\s+" + _PRO
-            + r"(?:\s+there)?|let\s+" + _PRO + r"\s+go)" + _END,
+            r"(?:^|[,;:]\s*|\b(?:so|just|ok|okay|yeah)\s+)(?:(?:i|we)(?:['’]ll|\s+will)?\s+)?"
+            r"(?:just\s+)?(?:(?:forget|drop|scrap|ditch|shelve|bin)\s+(?:about\s+)?(?:"
+            + _PRO
+            + r"|(?:the|my|our|that|this)\s+[\w'-]+(?:\s+[\w'-]+){0,3}?)|leave\s+"
+            + _PRO
+            + r"(?:\s+there)?|let\s+"
+            + _PRO
+            + r"\s+go)"
+            + _END,
         ),
         # "I withdrew the application", "I withdraw this idea", "pulled my application"
         (

@@ -64,10 +64,10 @@ from schemas.policy import WithdrawnPolicy
 from schemas.records import FactRecord
 from workers.extraction.dismissal import dismissals, topic_words
 from workers.extraction.own_withdrawal import not_the_users, weighed
-from workers.text.bm25 import tokenize
 from workers.ports import Hit
 from workers.query.candidates import MergedCandidate
 from workers.query.pressed_values import mentioned_as_of
+from workers.text.bm25 import tokenize
 
 #: Questions about what holds now or lies ahead: a withdrawn plan answers neither (M_q).
 INTENTS = frozenset({Intent.CURRENT, Intent.UPCOMING})
@@ -142,7 +142,7 @@ def _withdrawals(
     """The window's raw turns that read as the user's own withdrawal, oldest first (ties by
     edge id): the probe, and the gate the ingest's markers and probe share (B4, B5); else an
     asserted dismissal (`dismissal.py`, with its family: its target must share a word)."""
-    out = []
+    out: list[tuple[MergedCandidate, float, str | None]] = []
     for m in window:
         edge = m.record.edge
         if not edge.episodic or m.vector is None or edge.ingest_time > as_of:
