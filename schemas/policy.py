@@ -298,6 +298,11 @@ class WithdrawnPolicy(BaseModel):
     #: invented development sentences (a follow-up 0.86, a reinstatement 0.60-0.83, a related
     #: plan of the same people 0.43; docs/extraction.md).
     same_plan_cosine: float = Field(default=0.6, ge=-1.0, le=1.0)
+    #: Also read a withdrawal the probe misses from an asserted dismissal of a named topic
+    #: (`workers/extraction/dismissal.py`: a negated pro-verb, a topic and a bare negative or
+    #: a verdict, a dismissive imperative, the verb of withdrawing); its target must share a
+    #: content word with the turn. Measurements in `Policy.notes["withdrawn"]`.
+    dismissals: bool = False
     #: The embedder whose vectors the probe and `min_cosine` mean something on.
     embedder_model_id: str = "minilm-l6-v2-int8"
 

@@ -62,10 +62,12 @@ from schemas.categories import Intent
 from schemas.events import EdgeEvent
 from schemas.policy import WithdrawnPolicy
 from schemas.records import FactRecord
+from workers.extraction.dismissal import dismissals, topic_words
 from workers.extraction.own_withdrawal import not_the_users, weighed
 from workers.ports import Hit
 from workers.query.candidates import MergedCandidate
 from workers.query.pressed_values import mentioned_as_of
+from workers.text.bm25 import tokenize
 
 #: Questions about what holds now or lies ahead: a withdrawn plan answers neither (M_q).
 INTENTS = frozenset({Intent.CURRENT, Intent.UPCOMING})
@@ -93,6 +95,8 @@ class Withdrawn:
     cosine: float
     told_in: str
     plan_cosine: float
+    #: The dismissal family the withdrawal was read by (`dismissal.py`), when the probe did not.
+    family: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,24 +113,45 @@ class _Word:
 
 def _own_withdrawal(text: str, vector: np.ndarray, probability: Probability,
                     rule: WithdrawnPolicy) -> bool:  # fmt: skip
-    """The probe reads it as a withdrawal and it is the user's own (`own_withdrawal`)."""
-    return probability(vector) >= rule.threshold and not not_the_users(text)
+    """The probe reads it as a withdrawal and it is the user's own (`own_withdrawal`), or it
+    asserts a dismissal (`dismissal.py`)."""
+    if probability(vector) >= rule.threshold and not not_the_users(text):
+        return True
+    return _dismissal(text, rule) is not None
+
+
+def _dismissal(text: str, rule: WithdrawnPolicy) -> str | None:
+    """The family of the turn's first asserted dismissal, if the rule reads them."""
+    if not rule.dismissals:
+        return None
+    found = dismissals(text)
+    return found[0].family if found else None
+
+
+def _read_as_withdrawal(text: str, vector: np.ndarray, probability: Probability,
+                        rule: WithdrawnPolicy) -> bool:  # fmt: skip
+    """An earlier turn a target or another telling of the plan must not be: the probe reads
+    it as a withdrawal, or it asserts a dismissal (a repeat gives nothing new up)."""
+    return probability(vector) >= rule.threshold or _dismissal(text, rule) is not None
 
 
 def _withdrawals(
     window: Sequence[MergedCandidate], as_of: datetime, probability: Probability,
     rule: WithdrawnPolicy,
-) -> list[tuple[MergedCandidate, float]]:  # fmt: skip
+) -> list[tuple[MergedCandidate, float, str | None]]:  # fmt: skip
     """The window's raw turns that read as the user's own withdrawal, oldest first (ties by
-    edge id): the probe, and the gate the ingest's markers and probe share (B4, B5)."""
-    out = []
+    edge id): the probe, and the gate the ingest's markers and probe share (B4, B5); else an
+    asserted dismissal (`dismissal.py`, with its family: its target must share a word)."""
+    out: list[tuple[MergedCandidate, float, str | None]] = []
     for m in window:
         edge = m.record.edge
         if not edge.episodic or m.vector is None or edge.ingest_time > as_of:
             continue
         p = probability(m.vector)
         if p >= rule.threshold and not not_the_users(edge.text):
-            out.append((m, p))
+            out.append((m, p, None))
+        elif (family := _dismissal(edge.text, rule)) is not None:
+            out.append((m, p, family))
     return sorted(out, key=lambda x: (x[0].record.edge.ingest_time, x[0].record.edge_id))
 
 
@@ -145,11 +170,13 @@ def _live_assertion(record: FactRecord, as_of: datetime) -> bool:
 
 def _target(
     withdrawal: MergedCandidate, hits: Sequence[Hit], before: datetime, as_of: datetime,
-    probability: Probability, rule: WithdrawnPolicy,
+    probability: Probability, rule: WithdrawnPolicy, bound: frozenset[str] | None = None,
 ) -> tuple[Hit, float] | None:  # fmt: skip
     """The user's live assertion told before `before` nearest the withdrawal, if near enough:
     never one of its own turn, and never an earlier turn read as a withdrawal (a repeat gives
-    nothing new up: the next nearest is the plan)."""
+    nothing new up: the next nearest is the plan). `bound`: a dismissal's topic words, one of
+    which the target must say (a dismissal names what it gives up; "not doing it" alone
+    names nothing)."""
     assert withdrawal.vector is not None
     turns = set(withdrawal.record.edge.source_turns)
     best: tuple[float, str, Hit] | None = None
@@ -160,7 +187,8 @@ def _target(
             or edge.ingest_time >= before
             or turns.intersection(edge.source_turns)
             or not _live_assertion(hit.record, as_of)
-            or probability(np.asarray(hit.dense)) >= rule.threshold
+            or _read_as_withdrawal(edge.text, np.asarray(hit.dense), probability, rule)
+            or (bound is not None and not bound.intersection(tokenize(edge.text)))
         ):
             continue
         cosine = round(float(np.dot(withdrawal.vector, hit.dense)), 6)
@@ -225,7 +253,7 @@ def _plan(
         w for w in words
         if w.edge.edge_id != target.edge_id and w.edge.ingest_time < before
         and w.to_target >= rule.same_plan_cosine and w.hit.dense is not None
-        and probability(np.asarray(w.hit.dense)) < rule.threshold
+        and not _read_as_withdrawal(w.edge.text, np.asarray(w.hit.dense), probability, rule)
     ]  # fmt: skip
     return [_Word(target, 1.0), *others]
 
@@ -245,15 +273,16 @@ def withdrawn(
         return {}
     out: dict[str, Withdrawn] = {}
     gap = timedelta(hours=rule.min_gap_hours)
-    for withdrawal, p in _withdrawals(window, as_of, probability, rule):
+    for withdrawal, p, family in _withdrawals(window, as_of, probability, rule):
         edge = withdrawal.record.edge
         if edge.episodic_of and any(f.edge.retracts for f in records(edge.episodic_of)):
             continue  # the ingest resolved this one
         assert withdrawal.vector is not None
         before = edge.ingest_time - gap
         # The targets among the statements told before it (later ones crowd out none) …
+        bound = None if family is None else topic_words(edge.text)
         found = _target(withdrawal, nearest(withdrawal.vector, before), before, as_of,
-                        probability, rule)  # fmt: skip
+                        probability, rule, bound)  # fmt: skip
         if found is None:
             continue
         target, cosine = found
@@ -273,7 +302,7 @@ def withdrawn(
                 ):
                     out.setdefault(m.record.edge_id, Withdrawn(
                         edge.edge_id, target.edge_id, round(p, 2), round(cosine, 2),
-                        told.edge.edge_id, round(told.to_target, 2),
+                        told.edge.edge_id, round(told.to_target, 2), family,
                     ))  # fmt: skip
     return out
 
@@ -283,8 +312,12 @@ def explain(w: Withdrawn) -> str:
         "" if w.told_in == w.target
         else f"; told with {w.told_in}, the same plan (cosine {w.plan_cosine:.2f} to {w.target})"
     )  # fmt: skip
+    read = (
+        f"withdrawal probe {w.probability:.2f}" if w.family is None
+        else f"a dismissal: {w.family}, sharing a word with it"
+    )  # fmt: skip
     return (
-        f"withdrawn: a later turn gives it up ({w.by}, withdrawal probe {w.probability:.2f}, "
+        f"withdrawn: a later turn gives it up ({w.by}, {read}, "
         f"cosine {w.cosine:.2f} to {w.target}, the user's nearest earlier live assertion{plan}); "
         "ranked after every other candidate for questions about now or ahead"
     )

@@ -1,0 +1,157 @@
+"""A withdrawal said without a listed cancelling verb: a dismissal of a named topic (AV7).
+
+The retraction markers (`retraction.py`) and the withdrawal probe (`withdrawal_probe.py`)
+read the verbs and verdicts they were built on; a user who gives a plan up by dismissing it
+— "the cabin, no.", "we're not doing it", "forget the cabin", "I withdrew the application",
+"cabin = off" — says the same thing (paper §3.3: the user's explicit retraction of their own
+statement; A.9 and Appendix K: the retraction filter scans the turn for markers; Table 13's
+AV7 row, selective forgetting). Round 17's diagnosis (docs/extraction.md, "A dismissal of a
+named topic"): of the failing AV7 phrasings on the validation tellings, nearly all had a
+withdrawal turn neither the markers nor the probe read, most of them said in one of these
+grammatical families:
+
+* a *negated pro-verb*: the plan's verb replaced by "do"/"happen"/"go ahead" and denied, with
+  no new object ("not doing it", "it's not happening", "we aren't going ahead");
+* a *topic and a bare negative*: a named topic answered "no" ("the cabin: no.", "the cabin,
+  nope", "the cabin is a no");
+* a *topic and a verdict* joined by a symbol instead of a copula ("cabin = off",
+  "cabin -> cancelled"), as notes and texting write it;
+* a *dismissive imperative or resolution* with a pro-form or a named topic ("forget the
+  cabin", "drop it", "we leave it");
+* the *verb of withdrawing itself* ("withdraw", "withdrew", "retract", "pull the
+  application").
+
+A family match is only a candidate. It counts when its clause asserts it: not a question,
+hedge or condition (`clauses.tentative`, read in the match's clause — a reason given after it
+in the same sentence, "I don't want to move that far", does not veto it), not denied before it
+(`clauses.denied_before`), not somebody else's word, wish or plan (`own_withdrawal`). What it
+withdraws is decided elsewhere: `workers/query/withdrawn.py` binds it to the user's earlier
+live assertion nearest it that shares a content word with the turn (a named topic, not a
+pronoun alone). Closed grammatical classes — negators, pro-forms, particles, symbols, the
+cancelling imperatives — and no wording of any plan. Deterministic: a function of the text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from workers.extraction.clauses import denied_before, tentative
+from workers.extraction.own_withdrawal import denies_withdrawal, others_plan, voiced_by_another
+from workers.text.bm25 import tokenize
+
+_I = re.IGNORECASE
+#: Where a dismissal ends: its clause or sentence, or a discourse tag after it.
+_END = r"(?=\s*(?:$|[,.;:!)\]]|[-–—]|\b(?:because|since|as|cause|lol|though|anyway|period)\b))"
+#: A pro-form standing for the plan ("it", "that", "this", "any of it").
+_PRO = r"(?:it|that|this|any\s+of\s+(?:it|that|this))"
+#: A topic: a few words, none of them a clause break.
+_TOPIC = r"(?P<topic>[^,:;=.!?\n]{2,60}?)"
+#: Discourse particles a topic may open with ("ok the cabin: no").
+_LEAD = r"(?:(?:ok|okay|so|well|right|yeah|update|re|about|as\s+for)\b[:,]?\s+)*"
+
+_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern, _I))
+    for name, pattern in (
+        # "not doing it", "it's not happening", "we aren't going ahead with it", "not going."
+        (
+            "negated pro-verb",
+            r"(?:\bnot|n['’]?t|\bnever|\bno\s+longer)\s+(?:(?:doing|happening)(?:\s+"
+            + _PRO
+            + r")?|going\s+ahead(?:\s+with\s+"
+            + _PRO
+            + r")?|going)"
+            r"(?:\s+(?:anymore|any\s+more|after\s+all|at\s+all|either|now|then|again))?" + _END,
+        ),
+        # "the cabin: no.", "the cabin, nope", "the cabin is a no", "cabin = no"
+        (
+            "topic and a bare negative",
+            r"^" + _LEAD + _TOPIC + r"\s*(?:[:,=]|->|→|\s[-–—]|\s+(?:is|was)\s+a|['’]s\s+a)\s*"
+            r"(?:a\s+)?(?:no|nope|nah|no-?go|never)\s*[.!]*\s*$",
+        ),
+        # "cabin = off", "cabin -> cancelled", "cabin — dead"
+        (
+            "topic and a verdict",
+            r"^" + _LEAD + _TOPIC + r"\s*(?:=|->|→|\s[-–—]\s)\s*(?:officially\s+|totally\s+)?"
+            r"(?:dead|off|cancell?ed|scrapped|shelved|history|toast|called\s+off|axed|nixed"
+            r"|over|done)\b",
+        ),
+        # "forget the cabin", "drop it", "we leave it", "I'll let it go"
+        (
+            "dismissive imperative",
+            r"(?:^|[,;:]\s*|\b(?:so|just|ok|okay|yeah)\s+)(?:(?:i|we)(?:['’]ll|\s+will)?\s+)?"
+            r"(?:just\s+)?(?:(?:forget|drop|scrap|ditch|shelve|bin)\s+(?:about\s+)?(?:"
+            + _PRO
+            + r"|(?:the|my|our|that|this)\s+[\w'-]+(?:\s+[\w'-]+){0,3}?)|leave\s+"
+            + _PRO
+            + r"(?:\s+there)?|let\s+"
+            + _PRO
+            + r"\s+go)"
+            + _END,
+        ),
+        # "I withdrew the application", "I withdraw this idea", "pulled my application"
+        (
+            "withdrawing verb",
+            r"\b(?:withdr[ae]w(?:s|n|ing)?|retract(?:s|ed|ing)?|pull(?:s|ed|ing)?\s+(?:my|our"
+            r"|the|that|this)\s+(?:[\w'-]+\s+){0,2}applications?)\b",
+        ),
+    )
+)
+#: A sentence or note line: family matches are read inside one.
+_SEGMENT = re.compile(r"[^.!?;\n]+[.!?;]*")
+#: Interjections and particles: a "topic" of nothing but these names nothing ("Oh, no.",
+#: "Well, no", "lol no") — a closed class.
+_PARTICLES = frozenset(tokenize(
+    "oh ok okay ah aw um uh er hey yeah yes yep yup no nah nope well lol haha omg wow ugh hmm"
+    " sorry thanks please fine sure right god gosh damn dear man dude alas welp"
+))  # fmt: skip
+#: Words any topic or dismissal may share without naming the same thing.
+_GENERIC = frozenset(tokenize("thing things plan plans idea ideas project stuff matter whole"))
+
+
+@dataclass(frozen=True, slots=True)
+class Dismissal:
+    """A family match the user asserts: which family, and the segment it was read in."""
+
+    family: str
+    segment: str
+
+
+def dismissals(text: str) -> list[Dismissal]:
+    """The turn's asserted dismissals, in text order (none if the turn denies a cancelling
+    verb or verdict anywhere: "we haven't dropped it, not doing it differently" keeps it)."""
+    if denies_withdrawal(text):
+        return []
+    out = []
+    for seg in _SEGMENT.finditer(text):
+        segment = seg.group(0).strip()
+        if not segment or segment.endswith("?"):
+            continue
+        for family, pattern in _FAMILIES:
+            m = pattern.search(segment)
+            if m and _asserted(segment, m, family):
+                out.append(Dismissal(family, segment))
+                break
+    return out
+
+
+def _asserted(segment: str, m: re.Match[str], family: str) -> bool:
+    """The match is the user's own, said outright: no hedge, condition or question in its
+    clause, not denied before it (the negated pro-verb carries its own negation), not voiced
+    by another or said of another's plan."""
+    topic = m.groupdict().get("topic")
+    if topic is not None and not set(tokenize(topic)) - _PARTICLES:
+        return False  # "Oh, no.": an interjection, no named topic
+    start = m.start("topic") if topic else m.start()
+    if tentative(segment, start, m.end(), within=True):
+        return False
+    if family != "negated pro-verb" and denied_before(segment, m.start()):
+        return False
+    return not (voiced_by_another(segment, start) or others_plan(segment))
+
+
+def topic_words(text: str) -> frozenset[str]:
+    """The stemmed content words of a turn with a dismissal, generic plan nouns left out: the
+    topic it names may sit in another sentence than its dismissal ("the band thing is over.
+    … not doing it")."""
+    return frozenset(set(tokenize(text)) - _GENERIC)
