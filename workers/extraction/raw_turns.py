@@ -41,6 +41,7 @@ from schemas.events import EdgeEvent, normalize_slot_key, normalize_weights
 from workers.extraction.clauses import fold_apostrophes, negation_before, tentative
 from workers.extraction.dates import find_event_time, is_bare_month
 from workers.extraction.prototypes import ATTRIBUTE_MARGIN, SECOND_CATEGORY, Verdict
+from workers.extraction.recurrence import recurring_day
 
 #: The categories whose facts expire with their date (paper §6 "Category-guarded (Logistical,
 #: Obligations, Health only)"; Table 1 rows 4, 9, 10).
@@ -168,6 +169,9 @@ def with_raw_meaning(raw: Sequence[EdgeEvent], verdicts: Sequence[Verdict]) -> l
             mention is not None
             and mention.when > edge.ingest_time
             and _one_occurrence(mention.text, edge.text)
+            # "Monday nights I swim": the day a routine recurs on dates no event (Table 1:
+            # pastimes do not expire), as for a fact (`finishing._event_time`).
+            and not recurring_day(edge.text, mention.text)
         ):
             return [
                 edge.model_copy(

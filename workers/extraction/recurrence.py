@@ -28,11 +28,14 @@ _PERIOD = rf"(?:day|morning|afternoon|evening|night|week|weekday|weekend|month|{
 _COUNT = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|couple\s+of)"
 
 #: What says the clause is a routine: a repeated period, a plural weekday used as an adverb
-#: ("Tuesdays", "on Fridays"), a frequency word, or a practice kept up for a span of time
-#: ("been going 2 years", "have done it for months").
+#: ("Tuesdays", "on Fridays") or a weekday before a plural part of the day ("Monday nights",
+#: "Tue evenings": the plural says every such evening, as "Tuesdays" does; round 17), a
+#: frequency word, or a practice kept up for a span of time ("been going 2 years", "have
+#: done it for months").
 _RECURRENCE = re.compile(
     rf"\b(?:every|each)\s+(?:other\s+|single\s+)?{_PERIOD}s?\b"
     rf"|\b(?:on\s+)?{_DAY}s\b"
+    rf"|\b(?:{_DAY}|{_DAY_ABBR})\.?\s+(?:mornings|afternoons|evenings|eves|nights|nites)\b"
     r"|\b(?:weekly|fortnightly|daily|nightly|biweekly)\b"
     r"|\b(?:once|twice|\w+\s+times)\s+(?:a|per|every)\s+(?:day|week|month|fortnight)\b"
     r"|\b(?:usually|always|normally|typically|regularly|religiously)\b"
