@@ -236,6 +236,25 @@ class NewerStatementsPolicy(BaseModel):
     unmarked_single_value: bool = False
 
 
+class SetQuestionsPolicy(BaseModel):
+    """Query-time rule for a question that asks for a set (AV5 broad aggregation, A.7.2: the
+    items of one kind accumulate, the question wants every one): among the places after the
+    first `latest_value.demote_to`, a record whose source turn is already served (a fact and
+    its verbatim turn are one item) gives its place to the best candidate after the window by
+    σ + `kind_weight` · its kind margin for the routed category (the extraction prototypes,
+    §3.1/§3.3) (workers/query/set_questions.py). Ours; measurements in
+    `Policy.notes["set_questions"]`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = False
+    #: σ + kind_weight · (similarity to the routed category's own prototype examples − the
+    #: best similarity to another behavioural category's) orders the freed places' takers.
+    kind_weight: float = Field(default=1.0, ge=0.0, le=4.0)
+    #: The embedder whose prototype cosines the margin was measured on; off under any other.
+    embedder_model_id: str = "minilm-l6-v2-int8"
+
+
 class PassedMentionsPolicy(BaseModel):
     """Query-time rule: for an upcoming question, an undated candidate among the first
     `latest_value.window` whose words name a date more than the expiry buffer before as_of
@@ -437,6 +456,9 @@ class Policy(BaseModel):
     #: A newer on-topic raw turn leads a question about the present, where no slot key ties
     #: the two (workers/query/newer_statements.py), on latest_value's window. Ours (A.7.3).
     newer_statements: NewerStatementsPolicy = NewerStatementsPolicy()
+    #: A question for a set: kind evidence and one place per source turn
+    #: (workers/query/set_questions.py). Ours (§3.3, AV5).
+    set_questions: SetQuestionsPolicy = SetQuestionsPolicy()
     compaction: CompactionPolicy = CompactionPolicy()
     #: The trained withdrawal probe behind the retraction markers (offline extractor). Ours.
     withdrawal: WithdrawalPolicy = WithdrawalPolicy()

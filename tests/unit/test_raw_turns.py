@@ -196,3 +196,15 @@ def test_only_the_user_replaces_their_own_value() -> None:
     ):
         (out,) = with_raw_meaning(raw_turn(text), [verdict(MILK)])
         assert (out.slot_key, out.update) == ("user.milk", update)
+
+
+def test_a_fact_less_routine_on_a_weekday_gets_no_event_time() -> None:
+    """A fact-less turn whose only date is the weekday a routine recurs on ("Thursday
+    nights …") is no dated event, as for a fact (`recurrence.recurring_day`, round 17):
+    with the next Thursday as its time it expired a week later and left every question
+    about the user's pastimes (AV5). A one-off on the same weekday keeps its date."""
+    kind = [verdict(kind=Category.LOGISTICAL_CONTEXT)]
+    (routine,) = with_raw_meaning(raw_turn("Thursday nights I'm at the pool with the club"), kind)
+    assert routine.event_time is None
+    (one_off,) = with_raw_meaning(raw_turn("Thursday night I'm at the pool for a gala"), kind)
+    assert one_off.event_time is not None

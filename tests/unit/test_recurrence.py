@@ -54,3 +54,27 @@ def test_a_weekly_class_is_not_extracted_as_an_event_that_expires() -> None:
     assert all(f.event_time is None for f in routine)
     one_off = RuleExtractor().extract(_turn("Pottery class is on Thursday at 7pm, first one!"))
     assert any(f.event_time is not None for f in one_off)
+
+
+@pytest.mark.parametrize(
+    ("clause", "mention"),
+    [
+        ("Saturday mornings I'm at the climbing wall with my cousin", "Saturday mornings"),
+        ("Tue evenings: pottery at the community centre", "Tue evenings"),
+        ("the five-a-side lot meet Friday nights behind the school", "Friday nights"),
+    ],
+)
+def test_a_weekday_before_a_plural_part_of_the_day_is_a_routine(clause: str, mention: str) -> None:
+    """ "Monday nights" says every Monday night, as "Mondays" says every Monday (round 17)."""
+    assert recurring_day(clause, mention)
+
+
+@pytest.mark.parametrize(
+    ("clause", "mention"),
+    [
+        ("Saturday morning I'm at the climbing wall for a taster session", "Saturday morning"),
+        ("Friday night the lads are coming round", "Friday night"),
+    ],
+)
+def test_a_weekday_before_one_part_of_the_day_is_one_occasion(clause: str, mention: str) -> None:
+    assert not recurring_day(clause, mention)

@@ -28,14 +28,15 @@ _PERIOD = rf"(?:day|morning|afternoon|evening|night|week|weekday|weekend|month|{
 _COUNT = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|couple\s+of)"
 
 #: What says the clause is a routine: a repeated period, a plural weekday used as an adverb
-#: ("Tuesdays", "on Fridays"), a frequency word, or a practice kept up for a span of time
-#: ("been going 2 years", "have done it for months").
+#: ("Tuesdays", "on Fridays") or a weekday before a plural part of the day ("Monday nights",
+#: "Tue evenings": the plural says every such evening, as "Tuesdays" does; round 17), a
+#: frequency word, or a practice kept up for a span of time ("been going 2 years", "have
+#: done it for months").
 _RECURRENCE = re.compile(
     rf"\b(?:every|each)\s+(?:other\s+|single\s+)?{_PERIOD}s?\b"
     rf"|\b(?:on\s+)?{_DAY}s\b"
+    rf"|\b(?:{_DAY}|{_DAY_ABBR})\.?\s+(?:mornings|afternoons|evenings|eves|nights|nites)\b"
     r"|\b(?:weekly|fortnightly|daily|nightly|biweekly)\b"
-    # a weekday's parts of day in the plural: "Wednesday nights I run", "class, tues eves"
-    rf"|\b(?:{_DAY}|{_DAY_ABBR})\.?\s+(?:morning|afternoon|evening|eve|night|nite)s\b"
     # a standing activity named by its weekday: "my Thursday night pottery class"
     rf"|\b(?:{_DAY}|{_DAY_ABBR})\.?\s+(?:(?:morning|afternoon|evening|night)\s+)?(?:\w+\s+)?"
     r"(?:class|classes|club|league|lessons?|practice|rehearsals?|training|choir|group)\b"

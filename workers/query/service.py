@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from datetime import UTC, datetime
 
 import numpy as np
 
-from schemas.categories import CATEGORY_ORDER, Intent, LifecycleState
+from schemas.categories import CATEGORY_ORDER, Category, Intent, LifecycleState
 from schemas.policy import Policy
 from schemas.query import QueryRequest, QueryResult, ScoredFact
 from scorer.rank import rank
 from scorer.scalar import ScalarScores
 from scorer.score import DEFAULT_OPTIONS, QueryContext, Scores, ScoringOptions
 from scorer.tables import PolicyTables
+from workers.extraction.prototypes import PrototypeClassifier, default_table, is_semantic
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
-from workers.query import latest_value, passed_mentions, successors
+from workers.query import latest_value, passed_mentions, set_questions, successors
 from workers.query.candidates import (
     MergedCandidate,
     hours,
@@ -83,6 +84,23 @@ class QueryService:
         self._clock = clock
         self._event_categories = frozenset(c for c, p in policy.categories.items() if p.event_time)
         self._window_rules = WindowRules(vectors, embedder, policy)
+        # Kind evidence reads the extraction prototypes on the vectors its weight was set on.
+        sets = policy.set_questions
+        self._kinds = (
+            PrototypeClassifier(embedder, default_table())
+            if sets.enabled
+            and is_semantic(embedder)
+            and embedder.model_id == sets.embedder_model_id
+            else None
+        )
+
+    def _set_category(self, question: str, probs: np.ndarray) -> Category | None:
+        """The routed category of a question for a set (`set_questions.asks_for_set`)."""
+        if self._kinds is None or not self._options.routing:
+            return None
+        if not set_questions.asks_for_set(question):
+            return None
+        return CATEGORY_ORDER[int(np.argmax(probs))]
 
     def _filter(self, intent: Intent, as_of: datetime | None) -> SearchFilter:
         masks = (self._policy.masks[intent], self._policy.raw_turn_masks.get(intent, {}))
@@ -196,6 +214,22 @@ class QueryService:
                 by_source["masked_bm25"] = search_weighted(self._vectors, user, sparse, n, masked)
         return by_source, terms is not None and not terms.distinctive
 
+    def _fill(
+        self, ranked: list[int], merged: list[MergedCandidate], scores: Scores | ScalarScores,
+        gone: Set[str], kind: Category, k: int,
+    ) -> tuple[list[int], set[str], dict[int, float]]:  # fmt: skip
+        """A set question's window after the first `latest_value.demote_to` places: the
+        asked kind's candidates, one place per source turn (`set_questions.fill_window`)."""
+        assert self._kinds is not None
+        rule = self._policy.set_questions
+        margins = set_questions.margins_of(merged, self._kinds, kind)
+        kept = [i for i in ranked if merged[i].record.edge_id not in gone]
+        filled, placed = set_questions.fill_window(
+            kept, merged, lambda i: scores.score[i] > 0.0, margins, rule.kind_weight,
+            self._policy.latest_value.demote_to, k,
+        )  # fmt: skip
+        return filled + [i for i in ranked if merged[i].record.edge_id in gone], placed, margins
+
     def _hidden_states(self, intent: Intent) -> frozenset[LifecycleState]:
         """Replaced states the intent's mask hides: where successors may be found."""
         mask = self._policy.masks[intent]
@@ -277,6 +311,7 @@ class QueryService:
         qv = self._query_vector(request.query)
         probs = self._router.route(request.query, qv)
         user, policy = request.user_id, self._policy
+        kind = self._set_category(request.query, probs)
         by_source, abstract = self._search(request, qv, probs, intent)
         scale = (
             self._calibration.scale()
@@ -320,10 +355,14 @@ class QueryService:
             if tier is not None
             else {}
         )
-        if gone or past:  # withdrawn (withdrawn.py) or passed, masked: after every other
-            masked = gone.keys() | past.keys()
+        masked = gone.keys() | past.keys()
+        if masked:  # withdrawn (withdrawn.py) or passed, masked: after every other
             out = [i for i in ranked if merged[i].record.edge_id in masked]
             ranked = [i for i in ranked if merged[i].record.edge_id not in masked] + out
+        placed: set[str] = set()
+        margins: dict[int, float] = {}
+        if kind is not None and self._kinds is not None and tier is not None:
+            ranked, placed, margins = self._fill(ranked, merged, scores, masked, kind, request.k)
         best = ranked[: request.k]
         results = []
         for i in best:
@@ -344,6 +383,8 @@ class QueryService:
                 why.append(withdrawn_explain(gone[record.edge_id]))
             if record.edge_id in past:
                 why.append(passed_mentions.explain(past[record.edge_id]))
+            if kind is not None and record.edge_id in placed:
+                why.append(set_questions.explain_kind(kind, margins.get(i, 0.0)))
             results.append(
                 ScoredFact(
                     edge_id=record.edge_id,

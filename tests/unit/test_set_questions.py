@@ -1,0 +1,117 @@
+"""Witnesses of `set_questions` (round 17, AV5 broad aggregation): for a question that asks for
+a set, a fact and its verbatim raw turn are one item and take one place in the window; the place
+a duplicate frees goes to the candidate after the window that best matches the asked kind (the
+extraction prototypes, §3.1 / §3.3); the top 5 and every non-duplicate of the window keep their
+places. The statements are written for the test; none comes from a paper-turns set or LoCoMo.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+import pytest
+
+from schemas.categories import Category
+from schemas.events import EdgeEvent
+from schemas.policy import load_policy
+from schemas.records import FactRecord, Lifecycle
+from workers.embedding.minilm import MODEL_ID, MiniLMEmbedder
+from workers.extraction.prototypes import PrototypeClassifier, default_table
+from workers.query import set_questions
+from workers.query.candidates import MergedCandidate
+
+AT = datetime(2026, 3, 1, 12, tzinfo=UTC)
+
+
+def _candidate(edge_id: str, turn: str, sigma: float) -> MergedCandidate:
+    edge = EdgeEvent(
+        edge_id=edge_id, user_id="u1", text=edge_id, categories=Category.OTHER, ingest_time=AT,
+        episodic=True, source_turns=(turn,),
+    )  # fmt: skip
+    return MergedCandidate(FactRecord(edge=edge, lifecycle=Lifecycle()), sigma, ("dense",))
+
+
+def test_the_default_policy_turns_it_on_for_minilm() -> None:
+    rule = load_policy().set_questions
+    assert rule.enabled and rule.kind_weight == 1.0
+    assert rule.embedder_model_id == MODEL_ID
+
+
+@pytest.mark.parametrize(
+    ("question", "many"),
+    [
+        ("List all my pastimes", True),
+        ("What are her hobbies?", True),
+        ("what are all of Bruno's instruments?", True),
+        ("Which languages does he speak?", True),
+        ("What is her job?", False),
+        ("Where does she live?", False),
+        ("What are you doing?", False),
+        # A set asked about now: which items replaced the earlier ones (A.7.3), not every one.
+        ("What tours do I guide now?", False),
+        ("what are my hobbies these days?", False),
+    ],
+)
+def test_a_set_question_is_a_grammatical_shape(question: str, many: bool) -> None:
+    assert set_questions.asks_for_set(question) is many
+
+
+def test_a_duplicate_in_the_window_gives_its_place_to_the_asked_kind() -> None:
+    # Ranks 1-5: five distinct turns; rank 6 the raw turn of the fact at rank 2; 7-10 others;
+    # after the window two candidates, the second of the asked kind.
+    merged = [_candidate(f"e{n}", f"t{n}", 0.9 - n / 100) for n in range(9)] + [
+        _candidate("e1-raw", "t1", 0.5), _candidate("chat", "t20", 0.3),
+        _candidate("pastime", "t21", 0.2),
+    ]  # fmt: skip
+    ranked = [0, 1, 2, 3, 4, 9, 5, 6, 7, 8, 10, 11]
+    margins = {10: -0.1, 11: 0.3}
+    out, placed = set_questions.fill_window(ranked, merged, lambda i: True, margins, 1.0, 5, 10)
+    assert out[:5] == ranked[:5]  # the top 5 is the lifecycle ranking's
+    assert out[5:10] == [5, 6, 7, 8, 11]  # the kind's candidate takes the freed place
+    assert out[10:] == [9, 10]  # the duplicate follows the window, then the rest
+    assert placed == {"pastime"}
+    # Without the kind evidence the freed place goes by σ: the chatter.
+    out, placed = set_questions.fill_window(ranked, merged, lambda i: True, margins, 0.0, 5, 10)
+    assert out[9] == 10 and placed == {"chat"}
+
+
+def test_no_duplicate_no_change_and_masked_candidates_take_no_place() -> None:
+    merged = [_candidate(f"e{n}", f"t{n}", 0.9 - n / 100) for n in range(12)]
+    ranked = list(range(12))
+    out, placed = set_questions.fill_window(ranked, merged, lambda i: True, {11: 0.5}, 1.0, 5, 10)
+    assert out == ranked and placed == set()
+    merged.append(_candidate("e0-raw", "t0", 0.5))
+    ranked = [0, 1, 2, 3, 4, 5, 12, 6, 7, 8, 9, 10, 11]
+    # e11 would lead the freed place by its kind, but the lifecycle masks it.
+    masked = {11: 0.5}
+    out, placed = set_questions.fill_window(ranked, merged, lambda i: i != 11, masked, 1.0, 5, 10)
+    assert 11 not in out[:10] and placed == {"e9"}
+
+
+def test_a_duplicate_in_the_top_five_stays() -> None:
+    """The first places are the lifecycle ranking's, as for every window rule."""
+    merged = [_candidate("fact", "t0", 0.9), _candidate("raw", "t0", 0.8)] + [
+        _candidate(f"e{n}", f"t{n}", 0.5) for n in range(1, 12)
+    ]
+    ranked = list(range(13))
+    out, _ = set_questions.fill_window(ranked, merged, lambda i: True, {}, 1.0, 5, 10)
+    assert out == ranked
+
+
+@pytest.fixture(scope="module")
+def minilm() -> MiniLMEmbedder:
+    return MiniLMEmbedder()
+
+
+def test_a_pastime_told_in_its_own_words_is_nearer_the_hobby_kind(minilm: MiniLMEmbedder) -> None:
+    texts = [
+        "most Sunday afternoons I'm down at the lake with my fishing rod",
+        "carving wooden spoons in the garage most evenings",
+        "my landlord wants the rent by the 3rd",
+        "can you proofread this email to my manager?",
+    ]
+    vectors = np.asarray(minilm.embed(texts), dtype=np.float32)
+    classifier = PrototypeClassifier(minilm, default_table())
+    margins = set_questions.kind_margins(classifier, vectors, Category.HOBBIES_RECREATION)
+    assert min(margins[:2]) > max(margins[2:])

@@ -1,0 +1,135 @@
+"""A question for a set (AV5, broad aggregation): one place per item in the window.
+
+"List all my pastimes", "What languages do I speak?" pass only when every item is served
+(LifecycleBench's `all` mode, paper C.5; A.7.2: the items of one kind accumulate). Round 17
+read every failing AV5 phrasing of heldout3–9 by class (docs/extraction.md, "Round 17"):
+most items are told in their own words and yield no fact, so their raw turns are stored as
+Other and sit just below the window by similarity, while a fact and its verbatim raw turn —
+one item — take two of its places. Without reading any item's wording:
+
+* **One place per source turn.** Among the places after the first `demote_to` (the top 5
+  stays the lifecycle ranking's, as for every window rule), a record whose source turns are
+  all served above it gives its place up (it follows the window).
+* **The freed places go to the asked kind.** The extractor's prototype examples of each
+  behavioural category (`workers/extraction/prototypes.toml`, written from the paper's
+  definitions, §3.1) say what a statement of that kind is. The candidates after the window
+  take the freed places by σ + `kind_weight` · *kind margin* for the routed category (§3.3):
+  the candidate's best similarity to that category's examples minus its best similarity to
+  any other behavioural category's (Other left out: it is the absence of a kind). A turn
+  about carving is nearer Hobbies than anything else; a rota is not.
+
+Evicting window items that are no duplicate in favour of the asked kind reached more
+phrasings but lost others whose item the prototypes read as another kind (measured, left
+out: docs/extraction.md). A set question is `asks_for_set`: `newer_statements.asks_for_many`
+(all/every/list/names/each, or a plural noun after what/which) or a possessed plural after
+"what are/were" ("What are her hobbies?"), a closed grammatical test — unless its words
+place it in the present (`newer_statements.asks_now`): "What tours do I guide now?" asks
+which items replaced the earlier ones (A.7.3), and there an earlier item is stale, not one
+more.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+
+from schemas.categories import Category
+from workers.extraction.prototypes import PrototypeClassifier
+from workers.query.candidates import MergedCandidate
+from workers.query.newer_statements import asks_for_many, asks_now
+
+#: "what are my/his/her/their/your/our/<name>'s <plural noun>": the possessed plural.
+_POSSESSED_PLURAL = re.compile(
+    r"\bwhat\s+(?:are|were)\s+(?:all\s+(?:of\s+)?)?(?:my|his|her|their|your|our|\w+['’]s?)\s+"
+    r"(?:[\w-]+\s+)?[a-z]+[^su\W]s\b",
+    re.I,
+)
+
+
+def asks_for_set(question: str) -> bool:
+    """Whether the question asks for every item of a kind, not one value — and not which
+    items hold now against before ("What tours do I guide now?": A.7.3, the lifecycle's
+    question, where an earlier item is stale, not one more)."""
+    if asks_now(question):
+        return False
+    return asks_for_many(question) or _POSSESSED_PLURAL.search(question) is not None
+
+
+def kind_margins(
+    classifier: PrototypeClassifier, vectors: np.ndarray, category: Category
+) -> np.ndarray:
+    """Per row: similarity to `category`'s own examples minus the best other behavioural
+    category's (`Verdict.kind_scores`; Other is no kind)."""
+    out = np.zeros(len(vectors), dtype=np.float64)
+    for i, verdict in enumerate(classifier.classify(vectors)):
+        scores = verdict.kind_scores
+        own = scores.get(category)
+        others = [s for c, s in scores.items() if c not in (category, Category.OTHER)]
+        if own is not None and others:
+            out[i] = own - max(others)
+    return out
+
+
+def margins_of(
+    merged: Sequence[MergedCandidate], classifier: PrototypeClassifier, category: Category
+) -> dict[int, float]:
+    """The kind margin of every candidate with a stored vector, by position in `merged`."""
+    rows = [i for i, m in enumerate(merged) if m.vector is not None]
+    if not rows:
+        return {}
+    vectors = np.stack([np.asarray(merged[i].vector, dtype=np.float32) for i in rows])
+    found = kind_margins(classifier, vectors, category)
+    return {i: float(x) for i, x in zip(rows, found, strict=True)}
+
+
+def fill_window(
+    ranked: Sequence[int],
+    merged: Sequence[MergedCandidate],
+    admissible: Callable[[int], bool],
+    margins: Mapping[int, float],
+    weight: float,
+    keep: int,
+    k: int,
+) -> tuple[list[int], set[str]]:
+    """The first `keep` places as ranked; of places keep+1 … k, each record whose source turns
+    are all served above it (a fact after its verbatim turn, or the reverse: one item of the
+    set) gives its place up, the others keep theirs; the freed places go to the admissible
+    candidates after the window by σ + weight · kind margin (ranked order on ties), one per
+    source turn; then the rest as ranked. And the edge ids placed by kind."""
+    head = list(ranked[:keep])
+    seen = {t for i in head for t in merged[i].record.edge.source_turns}
+    kept: list[int] = []
+    freed: list[int] = []
+    for i in ranked[keep:k]:
+        turns = set(merged[i].record.edge.source_turns)
+        if turns and turns <= seen:
+            freed.append(i)
+        else:
+            kept.append(i)
+            seen |= turns
+    position = {i: n for n, i in enumerate(ranked)}
+    pool = sorted(
+        (i for i in ranked[k:] if admissible(i)),
+        key=lambda i: (-(merged[i].sigma + weight * margins.get(i, 0.0)), position[i]),
+    )
+    taken: list[int] = []
+    for i in pool:
+        if len(taken) >= len(freed):
+            break
+        turns = set(merged[i].record.edge.source_turns)
+        if turns and turns <= seen:
+            continue
+        taken.append(i)
+        seen |= turns
+    chosen = set(taken)
+    rest = [i for i in ranked[k:] if i not in chosen]
+    return head + kept + taken + freed + rest, {merged[i].record.edge_id for i in taken}
+
+
+def explain_kind(category: Category, margin: float) -> str:
+    return (
+        f"a question for a set of {category.value}: placed in the window by its kind "
+        f"(margin {margin:+.2f} over any other category's prototypes)"
+    )
