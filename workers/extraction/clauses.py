@@ -205,10 +205,31 @@ _DENIED_BEFORE = re.compile(
 )
 
 
+_TOKEN_START = re.compile(r"(?<!\S)\S")
+
+
+def _last_tokens(text: str, end: int, count: int) -> int:
+    """Where the last `count` whitespace-separated tokens of `text[:end]` begin (0 if fewer)."""
+    width = 256
+    while True:
+        low = max(0, end - width)
+        # `(?<!\S)` reads the text before `low`: a token cut by the window is not counted.
+        starts = [m.start() for m in _TOKEN_START.finditer(text, low, end)]
+        if len(starts) >= count:
+            return starts[-count]
+        if low == 0:
+            return 0
+        width *= 4
+
+
 def denied_before(text: str, start: int) -> bool:
     """Whether the verb at `text[start:]` is negated or only nearly done or considered: "we
-    haven't abandoned the plan" and "I thought about dropping the trip" withdraw nothing."""
-    return _DENIED_BEFORE.search(text[:start]) is not None
+    haven't abandoned the plan" and "I thought about dropping the trip" withdraw nothing.
+
+    A match ends at `start` and spans at most five tokens ("came close to going to"), so it is
+    searched from the sixth token back: from the clause's beginning, every marker of a long
+    clause rescanned it (review r16, H1)."""
+    return _DENIED_BEFORE.search(text, _last_tokens(text, start, 6), start) is not None
 
 
 def hedged(text: str) -> bool:

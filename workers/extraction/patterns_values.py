@@ -19,11 +19,13 @@ keyed by a noun (`value.noun.*`: "my rent is …", a role, a price, a date) are 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from workers.extraction import draft as d
 from workers.extraction.clauses import Clause
 from workers.extraction.draft import Draft
 from workers.extraction.lexicon import EMOTIONS
+from workers.extraction.linear_scan import Gated, leftmost, only
 from workers.extraction.patterns_values_nouns import (
     amounts_and_dates,
     new_holder,
@@ -56,28 +58,47 @@ _FREQ = (
     r"|(?:once|twice|three\s+times|\d+\s+times)\s+a\s+(?:day|week|month)|most\s+days"
     r"|all\s+(?:day|week|weekend|morning|evening|night|month)(?:\s+long)?"
 )
-_PREFER = re.compile(
+#: The preference constructions, one regex branch each (`_prefer_matches` scans them).
+_MINE = (
+    r"(?:is|are)\s+(?:my|our)\s+(?:new\s+)?(?:thing|jam|go-to|favou?rite(?:\s+thing)?|obsession)\b"
+)
+_PREFER_BRANCHES = (
     # "I (really) love X", "we only trust X" — not "I'd love X" (a wish) or "we're like X"
     r"\b(?:i|we)(?:'ve|\s+have)?" + _ADV + r"\s+(?P<verb>love|like|prefer|adore|enjoy|trust"
-    r"|swear\s+by|crave|live\s+on)\s+"
-    + VALUE
+    r"|swear\s+by|crave|live\s+on)\s+" + VALUE,
     # "I'm (really) into X", "I've been hooked on X"
-    + r"|\b(?:i|we)(?:'m|'re|\s+am|\s+are|'ve\s+been|\s+have\s+been)"
+    r"\b(?:i|we)(?:'m|'re|\s+am|\s+are|'ve\s+been|\s+have\s+been)"
     + _ADV
     + r"\s+(?P<verb2>into|hooked\s+on|obsessed\s+with|addicted\s+to|a\s+(?:big\s+|huge\s+)?"
-    r"fan\s+of|all\s+about)\s+(?P<val3>[^\s,.;!?][^,.;!?]*)"
-    r"|(?P<val2>[^\s,.;!?][^,.;!?]*?)\s+(?:is|are)\s+(?:my|our)\s+(?:new\s+)?(?:thing|jam"
-    r"|go-to|favou?rite(?:\s+thing)?|obsession)\b",
-    _I,
+    r"fan\s+of|all\s+about)\s+(?P<val3>[^\s,.;!?][^,.;!?]*)",
+    # "X is my (new) thing": X is a lazy stretch up to the phrase, searched phrase first
+    r"(?P<val2>[^\s,.;!?][^,.;!?]*?)\s+" + _MINE,
 )
-_HABIT = re.compile(
-    _SUBJ + _ADV + r"\s+(?P<verb>[a-z]+)\s+(?P<val>[^,.;!?]*?)\s*(?P<freq>" + _FREQ + r")\b"
-    r"|(?P<freq2>"
+_PREFER = re.compile("|".join(_PREFER_BRANCHES), _I)
+_PREFER_HEAD = only(_PREFER_BRANCHES, (0, 1), _I)
+_PREFER_MINE = only(_PREFER_BRANCHES, (2,), _I)
+#: Where "is my thing" can end a stretch: `\s+` before it, so preceded by whitespace.
+_MINE_AT = re.compile(r"(?<=\s)(?=" + _MINE + ")", _I)
+#: What a value stretch cannot cross (`VALUE`'s `[^,.;!?]`) and where one may begin.
+_STOP = re.compile(r"[,.;!?]")
+_STRETCH_START = re.compile(r"[^\s,.;!?]")
+_HABIT_BRANCHES = (
+    # "I <verb> <val> every day": the lazy <val> is searched frequency first
+    _SUBJ + _ADV + r"\s+(?P<verb>[a-z]+)\s+(?P<val>[^,.;!?]*?)\s*(?P<freq>" + _FREQ + r")\b",
+    r"(?P<freq2>"
     + _FREQ
     + r"),?\s+(?:i|we)"
     + _ADV
     + r"\s+(?P<verb2>[a-z]+)\s+(?P<val2>[^,.;!?]+)",
-    _I,
+)
+_HABIT = re.compile("|".join(_HABIT_BRANCHES), _I)
+_HABIT_SAID = only(_HABIT_BRANCHES, (0,), _I)
+_HABIT_FRONTED = only(_HABIT_BRANCHES, (1,), _I)
+_SUBJ_AT = re.compile(r"\b(?=i|we)", _I)
+#: Where a frequency phrase can begin (`_FREQ\b`); a number only at its first digit, which a
+#: subject cannot follow inside the number (each digit of "1111…" would rescan the rest).
+_FREQ_AT = re.compile(
+    r"(?=(?:" + _FREQ.replace(r"|\d+\s+times", r"|(?<!\d)\d+\s+times") + r")\b)", _I
 )
 _SWITCH = re.compile(
     r"\b(?P<verb>switched|switching|changed|converted|swapped|upgraded|went\s+over|gone\s+over"
@@ -131,6 +152,18 @@ _COPULA = re.compile(
 )
 
 
+def _prefer_matches(text: str) -> Iterator[re.Match[str]]:
+    """`_PREFER.finditer(text)` in linear time (review r16, H1): "… is my thing" found first."""
+    mine = Gated(text, _PREFER_MINE, _STRETCH_START, _MINE_AT, _STOP)
+    return leftmost((lambda pos: _PREFER_HEAD.search(text, pos), mine))
+
+
+def _habit_matches(text: str) -> Iterator[re.Match[str]]:
+    """`_HABIT.finditer(text)` in linear time (review r16, H1): the frequency found first."""
+    said = Gated(text, _HABIT_SAID, _SUBJ_AT, _FREQ_AT, _STOP)
+    return leftmost((said, lambda pos: _HABIT_FRONTED.search(text, pos)))
+
+
 def _former_role(m: re.Match[str], first: str) -> bool:
     """ "I was a kid", "since I was a student", "I was the captain back then": the simple past
     of the copula with a noun phrase names a state that held then, not the slot's current
@@ -162,14 +195,14 @@ def find(clause: Clause) -> list[Draft]:
     text = clause.text
     out = possessive(clause)
     out += roles(clause)
-    for m in _PREFER.finditer(text):
+    for m in _prefer_matches(text):
         value = trim_value(m["val"] or m["val2"] or m["val3"])
         if not is_value(value) or re.match(r"[a-z]+ing\b", value, _I):
             continue  # "I love running my own studio": an activity, not a taste
         changed = bool(re.search(r"\bnow\b|\bthese\s+days\b|\bnew\b", m.group(0), _I))
         out.append(value_draft("value.prefer", m, value, statement=f"User likes {value}",
                                confidence=d.COMMITTED if changed else d.STATED))  # fmt: skip
-    for m in _HABIT.finditer(text):
+    for m in _habit_matches(text):
         verb, value = (m["verb"], m["val"]) if m["verb"] else (m["verb2"], m["val2"])
         phrase = trim_value(f"{verb} {value}")
         if verb.lower() in NOT_VALUES or not is_value(phrase):

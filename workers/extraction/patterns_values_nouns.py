@@ -12,6 +12,7 @@ slot per thing, so a later value replaces it), the rest of the draft is `value_d
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from workers.extraction import draft as d
 from workers.extraction.clauses import Clause, has_first_person, head_noun, slug
@@ -134,21 +135,57 @@ def possessive(clause: Clause) -> list[Draft]:
 
 def roles(clause: Clause) -> list[Draft]:
     """ "Burak, my apprentice, …", "my apprentice Burak": the clause may hold only the "my
-    apprentice" half (clauses split at ", my"), so the sentence is searched."""
+    apprentice" half (clauses split at ", my"), so the sentence is searched — once, for all
+    its clauses (review r16, H1: once per clause cost clauses × sentence on a long one)."""
+    found, by_word = _appositions(clause.sentence_text or clause.text)
+    if not found:
+        return []
+    text = clause.text
+    if text.isascii() and by_word is not None:
+        # Only an apposition whose noun follows "my"/"our" here can anchor in this clause.
+        here = {m[1].lower() for p in _OWNED_WORD for m in p.finditer(text)}
+        picked = sorted(i for word in here for i in by_word.get(word, ()))
+    else:  # IGNORECASE folds a few non-ASCII letters as `lower` does not: try each
+        picked = list(range(len(found)))
+    anchors: dict[str, re.Match[str] | None] = {}
     out: list[Draft] = []
-    sentence = clause.sentence_text or clause.text
-    for m in _APPOSITION.finditer(sentence):
-        name, noun = (m["name"], m["noun"]) if m["name"] else (m["name2"], m["noun2"])
-        role = head_noun(noun.lower())
-        if not role or role in _NOT_NOUNS or name.lower() in NOT_VALUES:
-            continue
-        anchor = re.search(rf"\b(?:my|our)\s+(?:new\s+)?{re.escape(noun)}\b", clause.text, _I)
-        if anchor is None:
+    for i in picked:
+        name, noun, role = found[i]
+        if noun not in anchors:
+            anchors[noun] = re.search(rf"\b(?:my|our)\s+(?:new\s+)?{re.escape(noun)}\b", text, _I)
+        if (anchor := anchors[noun]) is None:
             continue
         slot = f"user.{role}" if role in _SINGLE_ROLES else f"user.{role}.{slug(name)}"
         out.append(value_draft("value.noun.role", anchor, name, slot=slot,
                                statement=f"User's {role} is {name}"))  # fmt: skip
     return out
+
+
+#: The first word after each "my"/"our" and after each "my new", overlapping ("my my dog").
+_OWNED_WORD = (
+    re.compile(r"\b(?:my|our)\s+(?=(\w+))", _I),
+    re.compile(r"\b(?:my|our)\s+new\s+(?=(\w+))", _I),
+)
+
+
+@lru_cache(maxsize=256)
+def _appositions(
+    sentence: str,
+) -> tuple[tuple[tuple[str, str, str], ...], dict[str, tuple[int, ...]] | None]:
+    """(name, noun, role) of each role apposition in `sentence`, in order, and their indices
+    by the noun's first word (lower case; None when a noun is not ASCII)."""
+    found: list[tuple[str, str, str]] = []
+    by_word: dict[str, list[int]] = {}
+    for m in _APPOSITION.finditer(sentence):
+        name, noun = (m["name"], m["noun"]) if m["name"] else (m["name2"], m["noun2"])
+        role = head_noun(noun.lower())
+        if not role or role in _NOT_NOUNS or name.lower() in NOT_VALUES:
+            continue
+        first = re.match(r"\w+", noun)
+        by_word.setdefault(first[0].lower() if first else noun.lower(), []).append(len(found))
+        found.append((name, noun, role))
+    ascii_ = all(noun.isascii() for _, noun, _ in found)
+    return tuple(found), {word: tuple(ix) for word, ix in by_word.items()} if ascii_ else None
 
 
 def new_holder(clause: Clause) -> list[Draft]:
