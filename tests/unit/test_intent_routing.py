@@ -64,6 +64,9 @@ C = Category
         ("What did she cook next?", Intent.PAST),
         ("Who lives next door to him?", Intent.CURRENT),
         ("What is next to her office?", Intent.CURRENT),
+        # "to go out with" someone is to date them: who the partner is now, nothing ahead.
+        ("who am I going out with these days?", Intent.CURRENT),
+        ("am I going out on Friday?", Intent.UPCOMING),
         ("What trips fell through?", Intent.CANCELLED),
     ],
 )

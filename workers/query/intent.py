@@ -38,7 +38,8 @@ _CUES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(upcoming|coming up|next (?:week|month|appointment|meeting|flight|trip)|"
             r"tomorrow|tonight|later today|this (?:week|weekend|coming)|scheduled|"
-            r"due (?:soon|date)|deadline|will i|am i going|do i have (?:any|to)|"
+            # "am I going out with …" asks who the partner is (to go out with: to date)
+            r"due (?:soon|date)|deadline|will i|am i going(?! out with)|do i have (?:any|to)|"
             r"what's next|soon|lined up|ahead|"
             r"on (?:my|your|his|her|their|the|\w+'s) (?:calendar|schedule|agenda|diary))\b",
             re.I,
