@@ -29,13 +29,17 @@ A function of the turn's words only: replay and delivery order cannot change it.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
+from workers.extraction.dates import DateMention, find_event_time
 from workers.extraction.recurrence import recurring_day
 
 _I = re.IGNORECASE
 #: The words before a date that make it where something begins.
+#: Only adverbials: "the conference starts Friday", "my chemo starts Monday" name an event
+#: with the verb's subject, and keep their date (review r17 M2).
 _ONSET = re.compile(
-    r"\b(?:from|starting|starts?|started|as\s+(?:of|from)|effective|beginning|commencing"
+    r"\b(?:from|starting|as\s+(?:of|from)|effective|beginning|commencing"
     r"|with\s+effect\s+from)\s+(?:on\s+|this\s+|next\s+|the\s+)?$",
     _I,
 )
@@ -52,16 +56,25 @@ _BARE_WEEKDAY = re.compile(
 #: points ahead ("agreed to meet Friday", "booked for Friday", "will … Friday"): regular past
 #: forms and a closed list of common irregular ones; "was/were" + a participle is the past
 #: passive ("it was confirmed Friday"). A present passive ("is scheduled Friday", "I'm booked
-#: Friday") and the verbs that schedule are not past tellings: their day is ahead.
+#: Friday") and the verbs that schedule are not past tellings: their day is ahead. Read on
+#: the text with its apostrophes straightened (phone keyboards type ’).
 _SCHEDULING = (
     r"booked|scheduled|rescheduled|planned|arranged|reserved|postponed|pushed|penciled"
     r"|pencilled|slotted|fixed|set|confirmed|changed|moved\s+(?:it|that|this|them)"
 )
 _PAST_VERB = re.compile(
-    r"(?:\b(?:was|were)\s+\w+(?:ed|en|t)\b"
-    r"|(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bam )(?<!'m )(?<!'s )(?<!'re )"
-    rf"\b(?!(?:{_SCHEDULING})\b)(?!\w*eed\b)(?:\w{{3,}}ed|went|came|left|got|began|arrived"
-    r"|flew|drove|rode|took|met|sold|bought|quit|won|lost|did|made|found|heard|saw)\b)",
+    r"\b(?:was|were)\s+\w+(?:ed|en|t)\b"
+    rf"|\b(?!(?:{_SCHEDULING})\b)(?!\w*(?:eed|dred)\b)(?P<verb>\w{{3,}}ed|went|came|left|got"
+    r"|began|arrived|flew|drove|rode|took|met|sold|bought|quit|won(?!'t)|lost|did|made|found"
+    r"|heard|saw)\b",
+    _I,
+)
+#: Before a past form, the words that make it no past telling: a copula or an intensifier (an
+#: adjective: "I'm really excited about the party Saturday"), a perfect "have got" (possession
+#: now: "I've got a dentist appointment Friday").
+_NOT_PAST_BEFORE = re.compile(
+    r"(?:\b(?:is|are|am|be|been|being|so|really|very|too|pretty|quite|feel|feeling|felt|get"
+    r"|getting)|'m|'re|'s|'ve|\bhave|\bhas)\s+$",
     _I,
 )
 _AHEAD = re.compile(
@@ -69,6 +82,7 @@ _AHEAD = re.compile(
     r"|planning|hope|hoping|want|need|should|must|can|could)\b|'ll\b|'d\b",
     _I,
 )
+_APOSTROPHE = re.compile(r"[’‘`´]")
 #: Where a clause starts, read backwards from the date.
 _CLAUSE_START = re.compile(r"[.;:!?\n(—–]|,\s")
 #: Prepositions a found date may start with ("from Monday", "on Friday", "in Saturday,").
@@ -81,9 +95,10 @@ def no_event(text: str, mention: str) -> bool:
     """Whether the date `mention` (words found in `text`) names no pending event: an onset,
     a weekday already past, or a routine's day (module doc). The first occurrence of the
     mention in the text is read."""
-    at = text.lower().find(mention.lower())
-    if at < 0:
+    found = re.search(re.escape(mention), text, _I)
+    if found is None:
         return False
+    at = found.start()
     lead = _LEAD.match(mention)
     core = mention[lead.end() :] if lead else mention
     core = core.strip().rstrip(".,;:!?")
@@ -100,10 +115,22 @@ def no_event(text: str, mention: str) -> bool:
 def _past_clause(before: str) -> bool:
     """Whether the clause that ends at a date tells the past: a past verb in it, nothing
     after that verb pointing ahead."""
+    before = _APOSTROPHE.sub("'", before)
     starts = [m.end() for m in _CLAUSE_START.finditer(before)]
     clause = before[starts[-1] :] if starts else before
-    verbs = list(_PAST_VERB.finditer(clause))
+    verbs = [m for m in _PAST_VERB.finditer(clause) if _told_as_past(clause, m)]
     return bool(verbs) and _AHEAD.search(clause[verbs[-1].end() :]) is None
+
+
+def _told_as_past(clause: str, m: re.Match[str]) -> bool:
+    """Whether a past form of `_PAST_VERB` tells what happened: not a capitalised word inside
+    the clause (a name: "lunch with Ahmed Friday"), not an adjective or a possession after a
+    copula, an intensifier or "have" (`_NOT_PAST_BEFORE`)."""
+    if m["verb"] is None:
+        return True  # the past passive
+    if m.start() > 0 and clause[: m.start()].strip() and m["verb"][0].isupper():
+        return False
+    return _NOT_PAST_BEFORE.search(clause[: m.start()]) is None
 
 
 def _sentence_around(text: str, start: int, end: int) -> str:
@@ -112,3 +139,22 @@ def _sentence_around(text: str, start: int, end: int) -> str:
     head = max(text.rfind(stop, 0, start) for stop in (". ", "! ", "? ", "\n"))
     tails = [i for stop in (". ", "! ", "? ", "\n") if (i := text.find(stop, end)) >= 0]
     return text[head + 1 : min(tails) + 1 if tails else len(text)]
+
+
+#: How many dates of a text are read for a pending one (`pending_date`).
+_MAX_DATES = 3
+
+
+def pending_date(text: str, at: datetime) -> DateMention | None:
+    """The first date of `text` (read ahead of `at`) that names a pending event: dates that
+    begin a lasting state, name a day already past or a routine's day (`no_event`) are read
+    past, up to `_MAX_DATES` of them."""
+    for _ in range(_MAX_DATES):
+        mention = find_event_time(text, at, "future")
+        if mention is None or not no_event(text, mention.text):
+            return mention
+        found = re.search(re.escape(mention.text), text, _I)
+        if found is None:
+            return None
+        text = text[found.end() :]
+    return None

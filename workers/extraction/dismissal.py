@@ -56,7 +56,7 @@ _FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # "not doing it", "it's not happening", "we aren't going ahead with it", "not going."
         (
             "negated pro-verb",
-            r"(?:\bnot|n['’]?t|\bnever|\bno\s+longer)\s+(?:(?:doing|happening)(?:\s+"
+            r"(?:\bnot|n['’]t|\bnever|\bno\s+longer)\s+(?:(?:doing|happening)(?:\s+"
             + _PRO
             + r")?|going\s+ahead(?:\s+with\s+"
             + _PRO
@@ -73,8 +73,8 @@ _FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "topic and a verdict",
             r"^" + _LEAD + _TOPIC + r"\s*(?:=|->|→|\s[-–—]\s)\s*(?:officially\s+|totally\s+)?"
-            r"(?:dead|off|cancell?ed|scrapped|shelved|history|toast|called\s+off|axed|nixed"
-            r"|over|done)\b",
+            # not "done" or "over": a completion ("gym session - done!") is no cancellation
+            r"(?:dead|off|cancell?ed|scrapped|shelved|history|toast|called\s+off|axed|nixed)\b",
         ),
         # "forget the cabin", "drop it", "we leave it", "I'll let it go"
         (
@@ -104,7 +104,36 @@ _SEGMENT = re.compile(r"[^.!?;\n]+[.!?;]*")
 _PARTICLES = frozenset(tokenize(
     "oh ok okay ah aw um uh er hey yeah yes yep yup no nah nope well lol haha omg wow ugh hmm"
     " sorry thanks please fine sure right god gosh damn dear man dude alas welp"
+    " honestly seriously frankly basically actually literally really anyway anyways alright"
 ))  # fmt: skip
+#: Whitespace runs (`dismissals`).
+_SPACES = re.compile(r"\s+")
+#: The families anchored at both ends of a segment (a topic, then the verdict): no match is
+#: longer than this, so longer segments are not tried against them.
+_ANCHORED = frozenset({"topic and a bare negative", "topic and a verdict"})
+_ANCHORED_MAX = 200
+#: "withdraw" of money ("I withdrew 500 euros for the trip") or the adjective ("he's really
+#: withdrawn") withdraws no plan (review r17 H2).
+_MONEY_AFTER = re.compile(
+    r"^\s+(?:\S+\s+){0,2}?(?:[$€£]|\d|cash|money|euros?|dollars?|pounds?|quid|bucks|funds)",
+    _I,
+)
+_ADJECTIVE_BEFORE = re.compile(
+    r"(?:\b(?:is|am|are|was|were|be|been|seems?|seemed|so|really|very|quite|bit|more|too)"
+    r"|'m|'s|'re)\s+$",
+    _I,
+)
+
+
+def _not_a_plan(segment: str, m: re.Match[str]) -> bool:
+    """A withdrawing verb that withdraws money, or the adjective "withdrawn"."""
+    if _MONEY_AFTER.match(segment[m.end() :]):
+        return True
+    return m.group(0).lower().endswith("drawn") and bool(
+        _ADJECTIVE_BEFORE.search(segment[: m.start()])
+    )
+
+
 #: Words any topic or dismissal may share without naming the same thing.
 _GENERIC = frozenset(tokenize("thing things plan plans idea ideas project stuff matter whole"))
 
@@ -125,9 +154,15 @@ def dismissals(text: str) -> list[Dismissal]:
     out = []
     for seg in _SEGMENT.finditer(text):
         segment = seg.group(0).strip()
+        # Runs of whitespace read as one (the families' separators would otherwise try
+        # every split of a run: review r17 H1); a segment longer than any dismissal the
+        # anchored families can match is read by the others only.
+        segment = _SPACES.sub(" ", seg.group(0)).strip()
         if not segment or segment.endswith("?"):
             continue
         for family, pattern in _FAMILIES:
+            if family in _ANCHORED and len(segment) > _ANCHORED_MAX:
+                continue
             m = pattern.search(segment)
             if m and _asserted(segment, m, family):
                 out.append(Dismissal(family, segment))
@@ -139,6 +174,8 @@ def _asserted(segment: str, m: re.Match[str], family: str) -> bool:
     """The match is the user's own, said outright: no hedge, condition or question in its
     clause, not denied before it (the negated pro-verb carries its own negation), not voiced
     by another or said of another's plan."""
+    if family == "withdrawing verb" and _not_a_plan(segment, m):
+        return False
     topic = m.groupdict().get("topic")
     if topic is not None and not set(tokenize(topic)) - _PARTICLES:
         return False  # "Oh, no.": an interjection, no named topic

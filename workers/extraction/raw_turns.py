@@ -42,8 +42,8 @@ from collections.abc import Sequence
 from schemas.categories import Category, UpdateSemantics
 from schemas.events import EdgeEvent, normalize_slot_key, normalize_weights
 from workers.extraction.clauses import fold_apostrophes, negation_before, tentative
-from workers.extraction.date_roles import no_event
-from workers.extraction.dates import DateMention, find_event_time, is_bare_month
+from workers.extraction.date_roles import pending_date
+from workers.extraction.dates import is_bare_month
 from workers.extraction.prototypes import ATTRIBUTE_MARGIN, SECOND_CATEGORY, Verdict
 
 #: The categories whose facts expire with their date (paper §6 "Category-guarded (Logistical,
@@ -85,8 +85,6 @@ _RECURRING = re.compile(
     r"\b(?:birthday|bday|anniversary|every|each|annual|annually|yearly|monthly|usually"
     r"|always)\b"
 )
-#: How many dates of a turn are read for a pending one (`_pending_date`).
-_MAX_DATES = 3
 #: The user as the subject of a clause.
 _SUBJECT = re.compile(r"\b(?:i|im|ive|ill|id)\b")
 #: The user speaking of themself.
@@ -142,20 +140,6 @@ def latent_slot(text: str, verdict: Verdict) -> str | None:
     return attribute.slot
 
 
-def _pending_date(edge: EdgeEvent) -> DateMention | None:
-    """The first date of a raw turn that names a pending event: dates that begin a lasting
-    state, name a day already past or a routine's day (`date_roles.no_event`) are read past,
-    up to `_MAX_DATES` of them."""
-    text = edge.text
-    for _ in range(_MAX_DATES):
-        mention = find_event_time(text, edge.ingest_time, "future")
-        if mention is None or not no_event(text, mention.text):
-            return mention
-        at = text.lower().find(mention.text.lower())
-        text = text[at + len(mention.text) :]
-    return None
-
-
 def upcoming_category(edge: EdgeEvent, verdict: Verdict) -> Category | None:
     """The event-time category of a raw turn about an upcoming dated event, if it is one: the
     category of its nearest category example (attribute examples left out: a christening
@@ -183,7 +167,7 @@ def with_raw_meaning(raw: Sequence[EdgeEvent], verdicts: Sequence[Verdict]) -> l
     edge, verdict = raw[0], verdicts[0]
     category = upcoming_category(edge, verdict)
     if category is not None:
-        mention = _pending_date(edge)
+        mention = pending_date(edge.text, edge.ingest_time)
         if (
             mention is not None
             and mention.when > edge.ingest_time

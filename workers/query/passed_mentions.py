@@ -31,7 +31,7 @@ from datetime import datetime, timedelta
 
 from schemas.categories import Intent
 from schemas.records import FactRecord
-from workers.extraction.dates import find_event_time
+from workers.extraction.date_roles import pending_date
 from workers.extraction.stage import raw_edge_id_of
 
 
@@ -60,7 +60,10 @@ def passed(
         edge = record.edge
         if edge.event_time is not None:
             continue  # the event-time kernel and expiry judge it
-        mention = find_event_time(edge.text, edge.ingest_time, "future")
+        # The first date that names a pending event (`date_roles.pending_date`): "we moved
+        # in Saturday! the housewarming is on April 5" is the party, not the move (review
+        # r17 M1), as the ingest reads such a turn.
+        mention = pending_date(edge.text, edge.ingest_time)
         if mention is not None and mention.when < cutoff:
             out[record.edge_id] = Passed(mention.text, mention.when)
     return out
