@@ -240,7 +240,7 @@ class SetQuestionsPolicy(BaseModel):
     """Query-time rule for a question that asks for a set (AV5 broad aggregation, A.7.2: the
     items of one kind accumulate, the question wants every one): among the places after the
     first `latest_value.demote_to`, a record whose source turn is already served (a fact and
-    its verbatim turn are one item) gives its place to the best candidate after the window by
+    its verbatim turn are one item) gives its place to the best candidate after the served k by
     σ + `kind_weight` · its kind margin for the routed category (the extraction prototypes,
     §3.1/§3.3) (workers/query/set_questions.py). Ours; measurements in
     `Policy.notes["set_questions"]`."""

@@ -27,8 +27,10 @@ in the same sentence, "I don't want to move that far", does not veto it), not de
 (`clauses.denied_before`), not somebody else's word, wish or plan (`own_withdrawal`). What it
 withdraws is decided elsewhere: `workers/query/withdrawn.py` binds it to the user's earlier
 live assertion nearest it that shares a content word with the turn (a named topic, not a
-pronoun alone). Closed grammatical classes — negators, pro-forms, particles, symbols, the
-cancelling imperatives — and no wording of any plan. Deterministic: a function of the text.
+pronoun alone: one of the turn's content words, generic plan nouns left out — the topic may
+sit in another sentence of the turn than its dismissal). Closed grammatical classes —
+negators, pro-forms, particles, symbols, the cancelling imperatives — and no wording of any
+plan. Deterministic: a function of the text.
 """
 
 from __future__ import annotations

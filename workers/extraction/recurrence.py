@@ -37,8 +37,9 @@ _RECURRENCE = re.compile(
     rf"|\b(?:on\s+)?{_DAY}s\b"
     rf"|\b(?:{_DAY}|{_DAY_ABBR})\.?\s+(?:mornings|afternoons|evenings|eves|nights|nites)\b"
     r"|\b(?:weekly|fortnightly|daily|nightly|biweekly)\b"
-    # a standing activity named by its weekday: "my Thursday night pottery class"
-    rf"|\b(?:{_DAY}|{_DAY_ABBR})\.?\s+(?:(?:morning|afternoon|evening|night)\s+)?(?:\w+\s+)?"
+    # a standing activity named by its weekday, spelled out ("sat in class" is no Saturday):
+    # "my Thursday night pottery class"
+    rf"|\b{_DAY}\s+(?:(?:morning|afternoon|evening|night)\s+)?(?:\w+\s+)?"
     r"(?:class|classes|club|league|lessons?|practice|rehearsals?|training|choir|group)\b"
     r"|\b(?:once|twice|\w+\s+times)\s+(?:a|per|every)\s+(?:day|week|month|fortnight)\b"
     r"|\b(?:usually|always|normally|typically|regularly|religiously)\b"

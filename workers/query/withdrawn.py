@@ -20,9 +20,12 @@ UPCOMING):
   hedge or condition; no negated cancelling verb or verdict — "the cabin idea is not dead";
   not somebody else's word or a wish — "my wife thinks it's dead", "nobody said it's dead",
   "I wish it were dead"; not somebody else's plan — "my neighbour's cabin idea is dead"; not
-  a withdrawal taken back — "scrap what I said about dropping it"), and from which the ingest
-  drew no retraction (one that did was resolved there: its target is already retracted, and
-  a second guess here withdrew an unrelated fact on the development sets);
+  a withdrawal taken back — "scrap what I said about dropping it") — or, with `dismissals`,
+  that asserts a dismissal of a named topic the probe misses ("not doing it", "the cabin:
+  no.", `workers/extraction/dismissal.py`), whose target must then share one of the turn's
+  content words — and from which the ingest drew no retraction (one that did was resolved
+  there: its target is already retracted, and a second guess here withdrew an unrelated fact
+  on the development sets);
 * its *target*: the user's live assertion told more than `min_gap_hours` before it (a later
   session, App. G) whose stored vector is nearest the withdrawal's among the whole memory
   (the `targets` nearest by an EXACT search, by cosine, ties by edge id), if that cosine is at
