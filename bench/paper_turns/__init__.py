@@ -19,6 +19,8 @@ or of `heldout9/` (a tenth telling written the same way by a seventh outsider, i
 registers again, sealed through round 15 and a validation set since)
 or of `heldout10/` (an eleventh, sealed telling written the same way by an eighth outsider, in
 registers no earlier telling used, kept for a later honest measurement)
+or of `heldout11/` (a twelfth, sealed telling written the same way by a ninth outsider, in
+registers no earlier telling used, kept for a later honest measurement; audit pending)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
 top 10, stale in the top 5).
@@ -52,6 +54,7 @@ SEALED = {
         "heldout8",
         "heldout9",
         "heldout10",
+        "heldout11",
     )
 }
 

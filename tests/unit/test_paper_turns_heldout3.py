@@ -1,7 +1,7 @@
-"""The sealed tellings of the paper turns (bench/paper_turns/heldout3, heldout4, heldout5, heldout6,
-heldout7, heldout8, heldout9 and heldout10): each gold-metadata telling asks the same questions with
-the same labels, each labelled turn's fact at that turn's time (the checks every written set shares,
-and the seal, are in test_paper_turns_written_sets.py; heldout4's to heldout10's own rule checks in
+"""The sealed tellings of the paper turns (bench/paper_turns/heldout3 to heldout11): each
+gold-metadata telling asks the same questions with the same labels, each labelled turn's fact at
+that turn's time (the checks every written set shares, and the seal, are in
+test_paper_turns_written_sets.py; heldout4's to heldout11's own rule checks in
 test_paper_turns_heldout4.py to test_paper_turns_heldout7_8.py)."""
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ GOLD_TELLINGS = {
     "heldout8": "h8-",
     "heldout9": "h9-",
     "heldout10": "h10-",
+    "heldout11": "h11-",
 }
 #: The turn id `cases.parse` gives a turn without a label.
 UNLABELLED = re.compile(r"[ua]\d\d-\d\d")
