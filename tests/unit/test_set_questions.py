@@ -71,14 +71,9 @@ def test_a_duplicate_in_the_window_gives_its_place_to_the_asked_kind() -> None:
     assert out[5:10] == [5, 6, 7, 8, 11]  # the kind's candidate takes the freed place
     assert out[10:] == [9, 10]  # the duplicate follows the window, then the rest
     assert placed == {"pastime"}
-    # Without the kind's weight the freed place goes by σ, still only to the asked kind: the
-    # chatter (nearer another kind) never takes it (review r17 M3).
+    # Without the kind evidence the freed place goes by σ: the chatter.
     out, placed = set_questions.fill_window(ranked, merged, lambda i: True, margins, 0.0, 5, 10)
-    assert out[9] == 11 and placed == {"pastime"}
-    out, placed = set_questions.fill_window(
-        ranked, merged, lambda i: True, {10: -0.1, 11: -0.2}, 1.0, 5, 10
-    )
-    assert out == [*ranked[:5], 5, 6, 7, 8, 9, 10, 11] and placed == set()
+    assert out[9] == 10 and placed == {"chat"}
 
 
 def test_no_duplicate_no_change_and_masked_candidates_take_no_place() -> None:
@@ -88,11 +83,10 @@ def test_no_duplicate_no_change_and_masked_candidates_take_no_place() -> None:
     assert out == ranked and placed == set()
     merged.append(_candidate("e0-raw", "t0", 0.5))
     ranked = [0, 1, 2, 3, 4, 5, 12, 6, 7, 8, 9, 10, 11]
-    # e11 would lead the freed place by its kind, but the lifecycle masks it; e10 is of the
-    # asked kind too and takes it; e9 (no kind evidence) would not.
-    masked = {11: 0.5, 10: 0.1}
+    # e11 would lead the freed place by its kind, but the lifecycle masks it.
+    masked = {11: 0.5}
     out, placed = set_questions.fill_window(ranked, merged, lambda i: i != 11, masked, 1.0, 5, 10)
-    assert 11 not in out[:10] and placed == {"e10"}
+    assert 11 not in out[:10] and placed == {"e9"}
 
 
 def test_a_duplicate_in_the_top_five_stays() -> None:

@@ -13,8 +13,7 @@ one item — take two of its places. Without reading any item's wording:
 * **The freed places go to the asked kind.** The extractor's prototype examples of each
   behavioural category (`workers/extraction/prototypes.toml`, written from the paper's
   definitions, §3.1) say what a statement of that kind is. The candidates after the served k
-  of the asked kind (margin > 0) take the freed places by σ + `kind_weight` · *kind margin*
-  for the routed category (§3.3):
+  take the freed places by σ + `kind_weight` · *kind margin* for the routed category (§3.3):
   the candidate's best similarity to that category's examples minus its best similarity to
   any other behavioural category's (Other left out: it is the absence of a kind). A turn
   about carving is nearer Hobbies than anything else; a rota is not.
@@ -97,9 +96,8 @@ def fill_window(
     """The first `keep` places as ranked; of places keep+1 … k, each record whose source turns
     are all served above it (a fact after its verbatim turn, or the reverse: one item of the
     set) gives its place up, the others keep theirs; the freed places go to the admissible
-    candidates after the first k of the asked kind (kind margin > 0) by σ + weight · kind
-    margin (ranked order on ties), one per source turn — a freed place no such candidate
-    takes stays its record's; then the rest as ranked. And the edge ids placed by kind."""
+    candidates after the first k by σ + weight · kind margin (ranked order on ties), one per
+    source turn; then the rest as ranked. And the edge ids placed by kind."""
     head = list(ranked[:keep])
     seen = {t for i in head for t in merged[i].record.edge.source_turns}
     kept: list[int] = []
@@ -112,11 +110,11 @@ def fill_window(
             kept.append(i)
             seen |= turns
     position = {i: n for n, i in enumerate(ranked)}
-    # Only a candidate of the asked kind (nearer its examples than any other category's)
-    # takes a freed place: when none is left the duplicate keeps it, not chatter (review r17
-    # M3: "how long do I boil an egg" took an appointment's place).
+    # Any admissible candidate, the asked kind first: requiring a positive kind margin (review
+    # r17 M3, against chatter taking a freed place) lost heldout2's (development) item whose
+    # kind the prototypes misread.
     pool = sorted(
-        (i for i in ranked[k:] if admissible(i) and margins.get(i, 0.0) > 0.0),
+        (i for i in ranked[k:] if admissible(i)),
         key=lambda i: (-(merged[i].sigma + weight * margins.get(i, 0.0)), position[i]),
     )
     taken: list[int] = []
