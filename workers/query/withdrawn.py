@@ -58,6 +58,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 import numpy as np
 
@@ -114,19 +115,34 @@ class _Word:
         return self.hit.record.edge
 
 
+#: How `_own_reading` names a withdrawal the probe read (not a dismissal family).
+_PROBE = "probe"
+
+
+def _own_reading(text: str, p: float, rule: WithdrawnPolicy) -> str | None:
+    """How a turn reads as the user's own withdrawal: `_PROBE` when the probe's probability `p`
+    reaches the threshold and it is the user's own (`own_withdrawal`), else the family of an
+    asserted dismissal (`dismissal.py`), else None."""
+    if p >= rule.threshold and not not_the_users(text):
+        return _PROBE
+    return _dismissal(text, rule)
+
+
 def _own_withdrawal(text: str, vector: np.ndarray, probability: Probability,
                     rule: WithdrawnPolicy) -> bool:  # fmt: skip
-    """The probe reads it as a withdrawal and it is the user's own (`own_withdrawal`), or it
-    asserts a dismissal (`dismissal.py`)."""
-    if probability(vector) >= rule.threshold and not not_the_users(text):
-        return True
-    return _dismissal(text, rule) is not None
+    """Whether the turn reads as the user's own withdrawal (`_own_reading`)."""
+    return _own_reading(text, probability(vector), rule) is not None
 
 
 def _dismissal(text: str, rule: WithdrawnPolicy) -> str | None:
     """The family of the turn's first asserted dismissal, if the rule reads them."""
-    if not rule.dismissals:
-        return None
+    return _first_family(text) if rule.dismissals else None
+
+
+@lru_cache(maxsize=4096)
+def _first_family(text: str) -> str | None:
+    """`dismissals(text)`'s first family: a pure function of the text, read for every window
+    raw turn and target hit of every query, so kept for the texts seen recently."""
     found = dismissals(text)
     return found[0].family if found else None
 
@@ -151,10 +167,9 @@ def _withdrawals(
         if not edge.episodic or m.vector is None or edge.ingest_time > as_of:
             continue
         p = probability(m.vector)
-        if p >= rule.threshold and not not_the_users(edge.text):
-            out.append((m, p, None))
-        elif (family := _dismissal(edge.text, rule)) is not None:
-            out.append((m, p, family))
+        reading = _own_reading(edge.text, p, rule)
+        if reading is not None:
+            out.append((m, p, None if reading == _PROBE else reading))
     return sorted(out, key=lambda x: (x[0].record.edge.ingest_time, x[0].record.edge_id))
 
 
