@@ -197,8 +197,8 @@ def register(
         "validation set since round 13), heldout7 (an "
         "eighth telling, a validation set since round 14), heldout8 (a ninth telling, a "
         "validation set since round 15), "
-        "heldout9 (a tenth telling, a validation set since round 16), heldout10 (an eleventh, "
-        "sealed telling), heldout11 (a twelfth, sealed telling) or a "
+        "heldout9 (a tenth telling, a validation set since round 16), heldout10 (an eleventh "
+        "telling, a validation set since round 18), heldout11 (a twelfth, sealed telling) or a "
         "directory of case files",
     )
     b.add_argument("--extractor", choices=("rules", "llm"), default="rules")

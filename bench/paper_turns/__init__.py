@@ -17,8 +17,8 @@ or of `heldout8/` (a ninth telling written the same way by a sixth outsider, in 
 registers, sealed through round 14 and a validation set since)
 or of `heldout9/` (a tenth telling written the same way by a seventh outsider, in new
 registers again, sealed through round 15 and a validation set since)
-or of `heldout10/` (an eleventh, sealed telling written the same way by an eighth outsider, in
-registers no earlier telling used, kept for a later honest measurement)
+or of `heldout10/` (an eleventh telling written the same way by an eighth outsider, in
+registers no earlier telling used, sealed through round 17 and a validation set since)
 or of `heldout11/` (a twelfth, sealed telling written the same way by a ninth outsider, in
 registers no earlier telling used, kept for a later honest measurement; audit pending)
 go through the product's ingest and query paths, with the

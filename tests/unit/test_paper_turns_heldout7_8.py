@@ -8,11 +8,11 @@ row 4), a retracted plan is named by a later retraction that carries no slot and
 its own (A.9), a "thinking about" is soft, weak, beside a firm value and only ever neutral
 (Appendix F), one of them later committed, a number asked for is numeric and newer number-less
 remarks keep it (A.7.1), and an order for others is another slot (A.7.2). heldout7 is a
-validation set since round 14, heldout8 since round 15, heldout9 since round 16; heldout10 and
-heldout11 stay SEALED. The checks it shares with the other written tellings are parametrized in
-test_paper_turns_heldout3.py and test_paper_turns_written_sets.py, the rule checks in
-paper_turns_gold_rules.py. None of these runs the product: they check the set, not what the
-product makes of it."""
+validation set since round 14, heldout8 since round 15, heldout9 since round 16, heldout10
+since round 18; heldout11 stays SEALED. The checks it shares with the other written tellings
+are parametrized in test_paper_turns_heldout3.py and test_paper_turns_written_sets.py, the
+rule checks in paper_turns_gold_rules.py. None of these runs the product: they check the set,
+not what the product makes of it."""
 
 from __future__ import annotations
 
