@@ -81,12 +81,21 @@ def test_other_questions_are_not(question: str) -> None:
         ("my back has been locked for three days now", "for three days"),
         ("laid up these two days with a fever", "these two days"),
         ("no running this week, the knee is swollen", "this week"),
+        ("ear infection since the weekend, on antibiotics", "since the weekend"),
     ],
 )
 def test_a_recent_onset_or_a_short_duration_bounds_a_state(text: str, words: str) -> None:
     found = lasting_states.bounded(text, TOLD, DAYS)
     assert found is not None
     assert found.words.lower() == words.lower()
+
+
+@pytest.mark.parametrize("told", [TOLD + timedelta(days=n) for n in range(7)])
+def test_a_weekday_or_the_weekend_after_since_is_the_one_before(told: datetime) -> None:
+    # Said on any day of the week, "since Monday" and "since the weekend" began at most a
+    # week before (the date reader reads a weekday or a weekend ahead by default).
+    assert lasting_states.bounded("a cold since Monday", told, DAYS) is not None
+    assert lasting_states.bounded("a cold since the weekend", told, DAYS) is not None
 
 
 @pytest.mark.parametrize(

@@ -53,6 +53,7 @@ _SHORT = re.compile(
 )
 #: "since" and the words that may name the day it began.
 _SINCE = re.compile(r"\bsince\s+((?:[\w']+\s+){0,2}[\w']+)", re.I)
+_WEEK = timedelta(days=7)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +77,13 @@ def bounded(text: str, told: datetime, recent_days: float) -> Bounded | None:
         mention = find_event_time(m.group(1), told, "past")
         if mention is None:
             continue
-        age = told - mention.when
-        if timedelta(days=-1) <= age <= timedelta(days=recent_days):
+        when = mention.when
+        if told < when <= told + _WEEK:
+            # A day of the week read ahead ("since the weekend", said on a Wednesday, is
+            # read as the coming one): after "since" it is the one before.
+            when -= _WEEK
+        # Calendar days: "since Monday", said on a Monday, began a week ago at most.
+        if 0 <= (told.date() - when.date()).days <= recent_days:
             return Bounded(f"since {mention.text}")
     return None
 
