@@ -198,7 +198,8 @@ def register(
         "eighth telling, a validation set since round 14), heldout8 (a ninth telling, a "
         "validation set since round 15), "
         "heldout9 (a tenth telling, a validation set since round 16), heldout10 (an eleventh "
-        "telling, a validation set since round 18), heldout11 (a twelfth, sealed telling) or a "
+        "telling, a validation set since round 18), heldout11 (a twelfth, sealed telling), "
+        "heldout12 (a thirteenth, sealed telling) or a "
         "directory of case files",
     )
     b.add_argument("--extractor", choices=("rules", "llm"), default="rules")

@@ -1,7 +1,7 @@
 """The rule checks a sealed telling's gold-metadata facts share (heldout4, heldout5, heldout6,
-heldout7, heldout8, heldout9, heldout10, heldout11): the facts say what the labels say by the
-paper's rules. Each set's test module calls them on its own directory; none of them runs the
-product."""
+heldout7, heldout8, heldout9, heldout10, heldout11, heldout12): the facts say what the labels
+say by the paper's rules. Each set's test module calls them on its own directory; none of them
+runs the product."""
 
 from __future__ import annotations
 
