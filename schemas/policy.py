@@ -275,6 +275,21 @@ class PassedMentionsPolicy(BaseModel):
     masked: bool = False
 
 
+class LastingStatesPolicy(BaseModel):
+    """Query-time rule: for a question whose words ask for a lasting state ("long-term",
+    "chronic", "live with"), a candidate among the first `latest_value.window` whose words bound
+    it to a recent onset or a short duration ranks from `latest_value.demote_to` on
+    (workers/query/lasting_states.py). After Table 1 row 4 (chronic: no end; acute: valid from
+    now, soon over); measurements in `Policy.notes["lasting_states"]`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = False
+    #: A "since" whose day lies at most this many days before the turn is a recent onset: a
+    #: week, the acute illness's span (the gold rules, after Table 1 row 4).
+    recent_days: float = Field(default=7.0, gt=0)
+
+
 class WithdrawalPolicy(BaseModel):
     """Offline extraction: a user turn with no retraction marker whose MiniLM vector the
     withdrawal probe (workers/extraction/withdrawal_probe.py) scores at least `threshold`
@@ -450,6 +465,9 @@ class Policy(BaseModel):
     #: Undated candidates whose words date them in the past, for upcoming questions
     #: (workers/query/passed_mentions.py), on latest_value's window. Ours (A.7.4).
     passed_mentions: PassedMentionsPolicy = PassedMentionsPolicy()
+    #: A question for a lasting state does not serve a recent, bounded one first
+    #: (workers/query/lasting_states.py), on latest_value's window. After Table 1 row 4.
+    lasting_states: LastingStatesPolicy = LastingStatesPolicy()
     #: An earlier value softly pressed by a firm newer one yields to it for current
     #: questions (workers/query/pressed_values.py), on latest_value's window. Ours (App. F).
     pressed_values: PressedValuesPolicy = PressedValuesPolicy()

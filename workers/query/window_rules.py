@@ -26,6 +26,7 @@ from workers.extraction.prototypes import PrototypeClassifier, default_table, is
 from workers.extraction.withdrawal_probe import default_withdrawal_probe, withdrawal_probability
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
 from workers.query import (
+    lasting_states,
     latest_value,
     newer_statements,
     outdated_siblings,
@@ -219,7 +220,8 @@ class WindowRules:
     ) -> dict[str, list[str]]:
         """Edge id → why it moves down inside the window (`latest_value.reorder`): the older
         statements, the statements told with a replaced fact, the passed mentions, the pressed
-        values, the statements a newer on-topic turn leads. The two rules that look up facts
+        values, the statements a newer on-topic turn leads, the bounded states a question for
+        a lasting one does not serve first. The two rules that look up facts
         share one map of the records read."""
         out: dict[str, list[str]] = {}
         read: dict[str, FactRecord] = {}
@@ -238,6 +240,13 @@ class WindowRules:
             out.setdefault(edge_id, []).append(pressed_values.explain(pressed))
         for edge_id, newer in self._newer(intent, merged, ranked, as_of, question).items():
             out.setdefault(edge_id, []).append(newer_statements.explain(newer))
+        lasting = self._policy.lasting_states
+        if lasting.enabled:
+            window = [merged[i].record for i in ranked[: self._policy.latest_value.window]]
+            for edge_id, bound in lasting_states.demotions(
+                question, window, lasting.recent_days
+            ).items():
+                out.setdefault(edge_id, []).append(lasting_states.explain(bound))
         return out
 
 
