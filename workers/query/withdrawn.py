@@ -279,7 +279,11 @@ def _words_on_plan(
     seen: dict[str, _Word] = {}
     for hit in hits:
         edge = hit.record.edge
-        if hit.dense is None or edge.ingest_time > as_of or not _live_assertion(hit.record, as_of, rule):
+        if (
+            hit.dense is None
+            or edge.ingest_time > as_of
+            or not _live_assertion(hit.record, as_of, rule)
+        ):
             continue
         to_target = round(float(np.dot(target.dense, hit.dense)), 6)
         to_withdrawal = round(float(np.dot(withdrawal.vector, hit.dense)), 6)
