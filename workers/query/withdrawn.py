@@ -55,6 +55,7 @@ and lifecycle annotations decide, ties by edge id.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -192,6 +193,15 @@ def _drew_retraction(edge: EdgeEvent, records: Records) -> bool:
     return bool(edge.retracts) or (
         bool(edge.episodic_of) and any(f.edge.retracts for f in records(edge.episodic_of))
     )
+
+
+def _named_words(edge: EdgeEvent, records: Records) -> frozenset[str]:
+    """The content words of the slots the ingest's retraction names ("project.loft_conversion"
+    → loft, conversion): a target must say one, as retargeting's target must say the slot's
+    head (a marker misread on a turn about something else names nothing the plan says)."""
+    facts = [edge] if edge.retracts else [f.edge for f in records(edge.episodic_of)]
+    keys = [k for f in facts for k in f.retracts]
+    return topic_words(" ".join(re.sub(r"[._]", " ", k) for k in keys))
 
 
 def _resolved(
@@ -352,7 +362,11 @@ def withdrawn(
             continue  # the ingest resolved this one
         before = edge.ingest_time - gap
         # The targets among the statements told before it (later ones crowd out none) …
-        bound = None if family is None else topic_words(edge.text)
+        bound = (
+            None if family is None
+            else _named_words(edge, records) if family == INGEST
+            else topic_words(edge.text)
+        )  # fmt: skip
         found = _target(withdrawal, nearest(withdrawal.vector, before), before, as_of,
                         probability, rule, bound)  # fmt: skip
         if found is None:
