@@ -327,6 +327,9 @@ class WithdrawnPolicy(BaseModel):
     min_gap_hours: float = Field(default=24.0, ge=0.0)
     #: How many of the user's earlier statements nearest the withdrawal are looked at.
     targets: int = Field(default=20, ge=1)
+    #: A turn the ingest drew a retraction from that retracted nothing (no statement nearest
+    #: it retracted by it) is read here too, its target sharing a content word (round 18).
+    unresolved: bool = False
     #: "The same plan", on all-MiniLM-L6-v2: another telling of the target's plan (withdrawn
     #: with it) or the user's later word on it (which, if no withdrawal, ends it). Ours, set on
     #: invented development sentences (a follow-up 0.86, a reinstatement 0.60-0.83, a related

@@ -68,6 +68,12 @@ C = Category
         ("who am I going out with these days?", Intent.CURRENT),
         ("am I going out on Friday?", Intent.UPCOMING),
         ("What trips fell through?", Intent.CANCELLED),
+        # What one gave up is asked for (A.9 q_chg), in any tense; the verb ends the question
+        # or takes "on". Giving up a habit asked as yes/no, or a phrase, is not.
+        ("which hobby did she give up on?", Intent.CANCELLED),
+        ("What course has he given up?", Intent.CANCELLED),
+        ("Did she give up smoking?", Intent.PAST),
+        ("What does the 'never give up' poster say?", Intent.CURRENT),
     ],
 )
 def test_intent_from_words(question: str, intent: Intent) -> None:

@@ -237,7 +237,13 @@ def test_a_withdrawal_the_ingest_resolved_is_not_guessed_again() -> None:
         ingest_time=LATER, retracts=("project.other",), source_turns=("off",),
     ))  # fmt: skip
     resolved = _candidate("off", LATER, GIVES_UP, drawn=("off#0",))
-    assert _given_up(OLD, resolved, facts=[retraction]) == {}
+    # Resolved: its retraction retracted one of the user's statements (round 18: one that
+    # retracted nothing is read here, `test_withdrawn_unresolved.py`).
+    hit = _candidate("boat", THEN, NEAR_ONLY)
+    hit = MergedCandidate(hit.record.model_copy(update={"lifecycle": Lifecycle(
+        retracted_by="off#0", retracted_at=LATER,
+    )}), 0.6, ("dense",), NEAR_ONLY)  # fmt: skip
+    assert _given_up(OLD, resolved, memory=[hit], facts=[retraction]) == {}
     # Drawn facts that retract nothing leave it to the rule.
     kept = retraction.model_copy(
         update={"edge": retraction.edge.model_copy(update={"retracts": ()})}

@@ -101,6 +101,17 @@ def weighed(text: str) -> bool:
     return False
 
 
+def asserts(text: str) -> bool:
+    """Whether some sentence of the turn is neither a question nor hedged nor conditional: a
+    plan stated, then a question to the assistant about it, is stated (B6 reads the sentence
+    that states it, not the question beside it)."""
+    for sentence in sentences(text):
+        s = sentence.strip()
+        if s and not s.endswith("?") and not tentative(s, 0, len(s), within=True):
+            return True
+    return False
+
+
 def denies_withdrawal(text: str) -> bool:
     """Whether a sentence of `text` negates a cancelling verb or a verdict, or only reports
     weighing one ("we haven't shelved the trip", "the cabin idea isn't dead", "I thought about

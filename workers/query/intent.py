@@ -14,6 +14,11 @@ _CUES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(cancel(?:l?ed|l?ing)?|called off|call(?:ed)? it off|scrap(?:ped)?|"
             r"fell through|abandon(?:ed)?|gave up on|dropped|no longer (?:planning|going)|"
+            # "what did I give up (on)?": the wh-word asks for the thing given up, so the verb
+            # ends the question or takes "on" (A.9 q_chg, what the user retracted); every
+            # inflection, as the retraction markers read it ("a 'never give up' sign" is no
+            # question about a plan given up).
+            r"(?:give|gives|gave|given|giving) up(?: on)?(?=\s*(?:[?.!]|$))|"
             r"plans? (?:that|which) (?:died|fell)|retract\w*)\b",
             re.I,
         ),

@@ -55,6 +55,7 @@ and lifecycle annotations decide, ties by edge id.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -67,7 +68,7 @@ from schemas.events import EdgeEvent
 from schemas.policy import WithdrawnPolicy
 from schemas.records import FactRecord
 from workers.extraction.dismissal import dismissals, topic_words
-from workers.extraction.own_withdrawal import not_the_users, weighed
+from workers.extraction.own_withdrawal import asserts, not_the_users, weighed
 from workers.ports import Hit
 from workers.query.candidates import MergedCandidate
 from workers.query.pressed_values import mentioned_as_of
@@ -117,6 +118,8 @@ class _Word:
 
 #: How `_own_reading` names a withdrawal the probe read (not a dismissal family).
 _PROBE = "probe"
+#: The family of a withdrawal the ingest's markers read but whose retraction retracted nothing.
+INGEST = "the ingest's retraction, which retracted nothing"
 
 
 def _own_reading(text: str, p: float, rule: WithdrawnPolicy) -> str | None:
@@ -156,26 +159,81 @@ def _read_as_withdrawal(text: str, vector: np.ndarray, probability: Probability,
 
 def _withdrawals(
     window: Sequence[MergedCandidate], as_of: datetime, probability: Probability,
-    rule: WithdrawnPolicy,
+    rule: WithdrawnPolicy, records: Records,
 ) -> list[tuple[MergedCandidate, float, str | None]]:  # fmt: skip
     """The window's raw turns that read as the user's own withdrawal, oldest first (ties by
     edge id): the probe, and the gate the ingest's markers and probe share (B4, B5); else an
-    asserted dismissal (`dismissal.py`, with its family: its target must share a word)."""
+    asserted dismissal (`dismissal.py`, with its family: its target must share a word); else
+    a turn the ingest drew a retraction from (`INGEST`: its markers read it; a target must
+    share a word too, `_resolved` decides whether the ingest's own target stands)."""
     out: list[tuple[MergedCandidate, float, str | None]] = []
     for m in window:
         edge = m.record.edge
-        if not edge.episodic or m.vector is None or edge.ingest_time > as_of:
+        if m.vector is None or edge.ingest_time > as_of:
+            continue
+        if not edge.episodic:
+            # A retraction fact stands for its turn when the turn itself ranks lower.
+            if rule.unresolved and edge.retracts:
+                out.append((m, 0.0, INGEST))
             continue
         p = probability(m.vector)
         reading = _own_reading(edge.text, p, rule)
+        if reading is None and rule.unresolved and _drew_retraction(edge, records):
+            # The ingest's markers passed the own-withdrawal gate per marker (`retraction.find`):
+            # a question to the assistant in another sentence of the turn does not weigh it.
+            reading = INGEST
         if reading is not None:
             out.append((m, p, None if reading == _PROBE else reading))
     return sorted(out, key=lambda x: (x[0].record.edge.ingest_time, x[0].record.edge_id))
 
 
-def _live_assertion(record: FactRecord, as_of: datetime) -> bool:
+def _drew_retraction(edge: EdgeEvent, records: Records) -> bool:
+    """Whether the ingest drew a retraction from the turn (one of its facts retracts a slot),
+    or the edge is that retraction."""
+    return bool(edge.retracts) or (
+        bool(edge.episodic_of) and any(f.edge.retracts for f in records(edge.episodic_of))
+    )
+
+
+def _named_words(edge: EdgeEvent, records: Records) -> frozenset[str]:
+    """The content words of the slots the ingest's retraction names ("project.loft_conversion"
+    → loft, conversion): a target must say one, as retargeting's target must say the slot's
+    head (a marker misread on a turn about something else names nothing the plan says)."""
+    facts = [edge] if edge.retracts else [f.edge for f in records(edge.episodic_of)]
+    keys = [k for f in facts for k in f.retracts]
+    return topic_words(" ".join(re.sub(r"[._]", " ", k) for k in keys))
+
+
+def _resolved(
+    withdrawal: MergedCandidate, records: Records, nearest: Nearest, rule: WithdrawnPolicy
+) -> bool:
+    """Whether the ingest resolved the withdrawal: it drew a retraction from the turn, and
+    that retraction retracted a statement told before it. A retraction whose named slot
+    nobody filled and that retargeting (`workers/lifecycle/retargeting.py`) found no edge
+    for — the plan told in other words than the slot's head, "converting the X" withdrawn as
+    "the X conversion" — retracted nothing: the plan stays current unless read here (§3.3,
+    A.9: a retracted plan's M_q is 0). Read on the user's statements nearest the withdrawal
+    told before it (the same exact search as the targets'): a function of the edge set."""
+    edge = withdrawal.record.edge
+    if not _drew_retraction(edge, records):
+        return False
+    if not rule.unresolved:
+        return True
+    assert withdrawal.vector is not None
+    facts = (
+        {edge.edge_id} if edge.retracts
+        else {f.edge_id for f in records(edge.episodic_of) if f.edge.retracts}
+    )  # fmt: skip
+    hits = nearest(withdrawal.vector, edge.ingest_time)
+    return any(h.record.lifecycle.retracted_by in facts for h in hits)
+
+
+def _live_assertion(record: FactRecord, as_of: datetime, rule: WithdrawnPolicy) -> bool:
     """The user's assertion, still standing as of the question: no question, hedge or
-    condition (a question states no plan, B6), not retracted or superseded by then."""
+    condition (a question states no plan, B6), not retracted or superseded by then. With
+    `unresolved`, a turn that states a plan and then asks the assistant about it ("we're
+    converting the X. What should we ask?") asserts it: only a turn whose every sentence is a
+    question, hedge or condition states none (`own_withdrawal.asserts`)."""
     life = record.lifecycle
     for at, by in (
         (life.retracted_at, life.retracted_by),
@@ -183,6 +241,8 @@ def _live_assertion(record: FactRecord, as_of: datetime) -> bool:
     ):
         if by is not None and (at is None or at <= as_of):
             return False
+    if rule.unresolved:
+        return asserts(record.edge.text)
     return not weighed(record.edge.text)
 
 
@@ -204,7 +264,7 @@ def _target(
             hit.dense is None
             or edge.ingest_time >= before
             or turns.intersection(edge.source_turns)
-            or not _live_assertion(hit.record, as_of)
+            or not _live_assertion(hit.record, as_of, rule)
             or _read_as_withdrawal(edge.text, np.asarray(hit.dense), probability, rule)
             or (bound is not None and not bound.intersection(tokenize(edge.text)))
         ):
@@ -229,7 +289,11 @@ def _words_on_plan(
     seen: dict[str, _Word] = {}
     for hit in hits:
         edge = hit.record.edge
-        if hit.dense is None or edge.ingest_time > as_of or not _live_assertion(hit.record, as_of):
+        if (
+            hit.dense is None
+            or edge.ingest_time > as_of
+            or not _live_assertion(hit.record, as_of, rule)
+        ):
             continue
         to_target = round(float(np.dot(target.dense, hit.dense)), 6)
         to_withdrawal = round(float(np.dot(withdrawal.vector, hit.dense)), 6)
@@ -291,14 +355,18 @@ def withdrawn(
         return {}
     out: dict[str, Withdrawn] = {}
     gap = timedelta(hours=rule.min_gap_hours)
-    for withdrawal, p, family in _withdrawals(window, as_of, probability, rule):
+    for withdrawal, p, family in _withdrawals(window, as_of, probability, rule, records):
         edge = withdrawal.record.edge
-        if edge.episodic_of and any(f.edge.retracts for f in records(edge.episodic_of)):
-            continue  # the ingest resolved this one
         assert withdrawal.vector is not None
+        if _resolved(withdrawal, records, nearest, rule):
+            continue  # the ingest resolved this one
         before = edge.ingest_time - gap
         # The targets among the statements told before it (later ones crowd out none) …
-        bound = None if family is None else topic_words(edge.text)
+        bound = (
+            None if family is None
+            else _named_words(edge, records) if family == INGEST
+            else topic_words(edge.text)
+        )  # fmt: skip
         found = _target(withdrawal, nearest(withdrawal.vector, before), before, as_of,
                         probability, rule, bound)  # fmt: skip
         if found is None:
