@@ -26,8 +26,8 @@ import calendar
 import logging
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import Literal
 
 from dateparser.search import search_dates  # type: ignore[import-untyped]
