@@ -27,6 +27,7 @@ import logging
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import Literal
 
 from dateparser.search import search_dates  # type: ignore[import-untyped]
@@ -151,8 +152,10 @@ class DateMention:
     when: datetime
 
 
+@lru_cache(maxsize=1024)
 def has_date_cue(text: str) -> bool:
-    """Cheap gate: does `text` contain anything that looks like a date or time?"""
+    """Cheap gate: does `text` contain anything that looks like a date or time? A function of
+    the text only, cached: the calendar and event patterns ask it of the same clause."""
     if (
         _CUE.search(text) is not None
         or _dotted(text) is not None

@@ -81,12 +81,24 @@ class Gated:
         self._text = text
         self._branch = branch
         self._starts = starts
-        self._gates = [m.start() for m in gate.finditer(text)]
-        self._stops = [m.start() for m in stop.finditer(text)]
+        self._gate = gate
+        self._stop = stop
+        #: Where the gates and the stops are: found at the first start (most clauses have none).
+        self._marks: tuple[list[int], list[int]] | None = None
+
+    def _found_marks(self) -> tuple[list[int], list[int]]:
+        if self._marks is None:
+            text = self._text
+            self._marks = (
+                [m.start() for m in self._gate.finditer(text)],
+                [m.start() for m in self._stop.finditer(text)],
+            )
+        return self._marks
 
     def __call__(self, pos: int) -> re.Match[str] | None:
-        text, stops, gates = self._text, self._stops, self._gates
+        text = self._text
         while (m := self._starts.search(text, pos)) is not None:
+            gates, stops = self._found_marks()
             start = m.start()
             i = bisect_left(stops, start)
             end = stops[i] if i < len(stops) else len(text)

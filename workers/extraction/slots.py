@@ -59,6 +59,11 @@ APPOINTMENT_KINDS = frozenset(
 )
 EVENT_NOUN_RE = "|".join(sorted(EVENT_NOUNS, key=len, reverse=True))
 APPOINTMENT_KIND_RE = "|".join(sorted(APPOINTMENT_KINDS, key=len, reverse=True))
+#: Each event noun's word pattern (singular or plural), compiled once: `event_slot` tries
+#: them in order for every phrase, and more patterns than `re`'s cache holds were compiled
+#: again and again at ingest (round 18 profile).
+_EVENT_NOUN_WORDS = {noun: re.compile(rf"\b{re.escape(noun)}s?\b") for noun in EVENT_NOUNS}
+_APPOINTMENT_KIND = re.compile(rf"\b({APPOINTMENT_KIND_RE})\b")
 _NOT_CONTENT = frozenset(
     words(
         "the my our a an this that thing plan idea project stuff whole it to for of about get "
@@ -175,7 +180,7 @@ def event_slot(phrase: str) -> tuple[str, Mapping[Category, float]] | None:
     """
     lower = phrase.lower()
     for noun, (family, cats) in EVENT_NOUNS.items():
-        if not re.search(rf"\b{re.escape(noun)}s?\b", lower):
+        if not _EVENT_NOUN_WORDS[noun].search(lower):
             continue
         if family == "flight":
             m = re.search(r"\b(?:to|for)\s+(.+)$", phrase)
@@ -195,7 +200,7 @@ def event_slot(phrase: str) -> tuple[str, Mapping[Category, float]] | None:
         if kind in APPOINTMENT_KINDS or kind in {"doctor", "blood_test", "therapy"}:
             return f"appointment.{kind}", d.OBLIGATION  # "blood test", "vet visit"
         return f"{family}.{kind or 'next'}", cats
-    m = re.search(rf"\b({APPOINTMENT_KIND_RE})\b", lower)
+    m = _APPOINTMENT_KIND.search(lower)
     if m:
         return f"appointment.{_canonical_kind(m.group(1))}", d.OBLIGATION
     return None
