@@ -172,6 +172,20 @@ def reorder(ranked: Sequence[int], demoted: set[int], window: int, demote_to: in
     return kept[:demote_to] + moved + kept[demote_to:] + tail
 
 
+def mask(
+    ranked: Sequence[int], masked: set[int], demoted: set[int], window: int, demote_to: int
+) -> list[int]:
+    """`ranked` with the `masked` positions after every other (withdrawn, passed: the
+    question's M_q admits active facts only, §3), and the `demoted` ones (moved down by a
+    window rule, `reorder`) kept from `demote_to` on. Masking a candidate of the first
+    `demote_to` must not lift a demoted one back into them: for a current question the
+    newer version leads every older one (A.7.3, Eq. 37-39), a demotion the masking of
+    another candidate does not undo (a chain of three versions: the middle one, demoted,
+    rose to 5th when a withdrawn candidate above it was masked; docs/extraction.md)."""
+    kept = reorder([i for i in ranked if i not in masked], demoted - masked, window, demote_to)
+    return kept + [i for i in ranked if i in masked]
+
+
 def explain(demotion: Demotion) -> str:
     return (
         f"an older statement of {demotion.attribute.replace('_', ' ')}; "

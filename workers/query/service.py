@@ -357,8 +357,14 @@ class QueryService:
         )
         masked = gone.keys() | past.keys()
         if masked:  # withdrawn (withdrawn.py) or passed, masked: after every other
-            out = [i for i in ranked if merged[i].record.edge_id in masked]
-            ranked = [i for i in ranked if merged[i].record.edge_id not in masked] + out
+            rule = policy.latest_value
+            ranked = latest_value.mask(
+                ranked,
+                {i for i in ranked if merged[i].record.edge_id in masked},
+                {i for i in ranked if merged[i].record.edge_id in moved_why},
+                rule.window,
+                rule.demote_to,
+            )
         placed: set[str] = set()
         margins: dict[int, float] = {}
         if kind is not None and self._kinds is not None and tier is not None:
