@@ -79,7 +79,8 @@ def test_the_query_path_keeps_a_demotion_when_another_candidate_is_masked(
     plain = [r.edge_id for r in service.query(request).results]
     assert len(plain) > DEMOTE_TO + 1
     demoted, masked = plain[1], plain[masked_rank if masked_rank != 1 else 0]
-    rules: Any = service._window_rules  # noqa: SLF001 — the two rules' verdicts, fixed
+    # The two rules' verdicts, fixed.
+    rules: Any = service._window_rules
 
     def moved_down(*_: object) -> dict[str, list[str]]:
         return {demoted: ["a newer statement leads it"]}
