@@ -10,22 +10,17 @@ and a question that asks for no lasting state leaves the order alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from schemas.categories import Category
 from schemas.events import EdgeEvent
-from schemas.policy import Policy, load_policy
-from schemas.query import QueryRequest
+from schemas.policy import load_policy
 from schemas.records import FactRecord, Lifecycle
-from tests.unit.minilm_edges import moved_by, with_embeddings, with_rule
+from tests.unit.minilm_edges import asker, moved_by, stored, with_embeddings, with_rule
 from workers.embedding.minilm import MiniLMEmbedder
-from workers.lifecycle.service import LifecycleService
 from workers.query import lasting_states
-from workers.query.service import QueryService
-from workers.stores.memory_slots import InMemorySlotIndex
 from workers.stores.memory_vectors import InMemoryVectorIndex
 
 # A Wednesday: "since Sunday" is three days before.
@@ -146,18 +141,10 @@ EDGES = [
 @pytest.fixture(scope="module")
 def vectors(embedder: MiniLMEmbedder) -> InMemoryVectorIndex:
     embedded = with_embeddings(embedder, EDGES)
-    index = InMemoryVectorIndex()
-    service = LifecycleService(InMemorySlotIndex(), index, POLICY)
-    for edge in EDGES:
-        service.apply(embedded[edge.edge_id])
-    return index
+    return stored([embedded[e.edge_id] for e in EDGES], POLICY)
 
 
-def _ask(vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder, question: str,
-         policy: Policy) -> Sequence[tuple[str, list[str]]]:  # fmt: skip
-    service = QueryService(vectors, embedder, policy, clock=lambda: NOW)
-    result = service.query(QueryRequest(user_id="u1", query=question, as_of=NOW))
-    return [(r.edge_id, r.why) for r in result.results]
+_ask = asker(POLICY, NOW)
 
 
 def test_the_query_path_serves_the_lasting_condition_before_the_cold(
