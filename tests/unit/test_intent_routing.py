@@ -68,12 +68,17 @@ C = Category
         ("who am I going out with these days?", Intent.CURRENT),
         ("am I going out on Friday?", Intent.UPCOMING),
         ("What trips fell through?", Intent.CANCELLED),
-        # What one gave up is asked for (A.9 q_chg), in any tense; the verb ends the question
+        # What one gave up is asked for (A.9 q_chg), told as done; the verb ends the question
         # or takes "on". Giving up a habit asked as yes/no, or a phrase, is not.
         ("which hobby did she give up on?", Intent.CANCELLED),
         ("What course has he given up?", Intent.CANCELLED),
         ("Did she give up smoking?", Intent.PAST),
         ("What does the 'never give up' poster say?", Intent.CURRENT),
+        # A giving-up not told as done — a wish, a modal, a willingness (review r18 H1).
+        ("Which foods am I not willing to give up?", Intent.CURRENT),
+        ("What would I never give up?", Intent.CURRENT),
+        ("Should I give up?", Intent.CURRENT),
+        ("Is my sister going to give up?", Intent.CURRENT),
     ],
 )
 def test_intent_from_words(question: str, intent: Intent) -> None:

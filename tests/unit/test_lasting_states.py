@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from schemas.categories import Category
+from schemas.categories import Category, Intent
 from schemas.events import EdgeEvent
 from schemas.policy import load_policy
 from schemas.records import FactRecord, Lifecycle
@@ -62,6 +62,10 @@ def test_a_question_for_what_lasts_is_recognised(question: str) -> None:
         "what health problems do I have?",
         "how am I feeling this week?",
         "what is my job now?",
+        # Lasting, but no condition of health (review r18 M2): a recent start may be the answer.
+        "what is my long-term career goal?",
+        "where is my permanent home?",
+        "who is my long-term partner?",
     ],
 )
 def test_other_questions_are_not(question: str) -> None:
@@ -113,10 +117,14 @@ def test_only_a_question_for_what_lasts_demotes() -> None:
     cold = _record("c#raw", "in bed with a streaming cold since Sunday, send soup")
     asthma = _record("a#raw", "I've had asthma since I was six", TOLD - timedelta(days=300))
     window = [cold, asthma]
-    found = lasting_states.demotions("what long-term condition do I have?", window, DAYS)
+    asked = "what long-term condition do I have?"
+    found = lasting_states.demotions(Intent.CURRENT, asked, window, DAYS)
     assert set(found) == {"c#raw"}
     assert "since Sunday" in lasting_states.explain(found["c#raw"])
-    assert lasting_states.demotions("what illnesses have I had?", window, DAYS) == {}
+    other = "what illnesses have I had?"
+    assert lasting_states.demotions(Intent.CURRENT, other, window, DAYS) == {}
+    # Only a question about the present: a past one asks what was, not what lasts.
+    assert lasting_states.demotions(Intent.PAST, asked, window, DAYS) == {}
 
 
 # ---- the query path, on MiniLM ---------------------------------------------------------

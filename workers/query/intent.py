@@ -14,11 +14,12 @@ _CUES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(cancel(?:l?ed|l?ing)?|called off|call(?:ed)? it off|scrap(?:ped)?|"
             r"fell through|abandon(?:ed)?|gave up on|dropped|no longer (?:planning|going)|"
-            # "what did I give up (on)?": the wh-word asks for the thing given up, so the verb
-            # ends the question or takes "on" (A.9 q_chg, what the user retracted); every
-            # inflection, as the retraction markers read it ("a 'never give up' sign" is no
-            # question about a plan given up).
-            r"(?:give|gives|gave|given|giving) up(?: on)?(?=\s*(?:[?.!]|$))|"
+            # "what did I give up (on)?", "what have I given up?": a giving-up told as done
+            # (A.9 q_chg, what the user retracted), the verb ending the question or taking
+            # "on" — not a wish, a modal or a willingness ("Should I give up?", "which foods
+            # am I not willing to give up?", review r18 H1).
+            r"(?:(?:did|have|has|had|'ve)\s+(?:[\w'-]+\s+){0,2}(?:give|given)"
+            r"|gave) up(?: on)?(?=\s*(?:[?.!]|$))|"
             r"plans? (?:that|which) (?:died|fell)|retract\w*)\b",
             re.I,
         ),

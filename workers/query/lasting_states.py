@@ -18,7 +18,8 @@ illnesses, and `workers/extraction/dates.py` reads the dates in it:
 * a short duration of days, hours or nights ("for two days", "these three days", "the past
   few days", "all week", "this week"), not a frequency ("three days a week").
 
-For a question whose own words ask for a lasting state (`LASTING`), a candidate among the first
+For a current question whose own words ask for a lasting state of health (`LASTING`, `HEALTH`),
+a candidate among the first
 `window` whose words bound it so ranks from `demote_to` on, inside the window
 (`latest_value.reorder`), with the bounding words in `why`: a demotion, not a mask — "this
 week" may bound a visit, not the condition, and the pass (gold in the top 10) is kept. A pure
@@ -32,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from schemas.categories import Intent
 from schemas.records import FactRecord
 from workers.extraction.dates import find_event_time
 
@@ -40,6 +42,16 @@ from workers.extraction.dates import find_event_time
 LASTING = re.compile(
     r"\b(?:long[- ]term|long[- ]standing|chronic(?:ally)?|ongoing|lasting|life-?long"
     r"|permanent(?:ly)?|for good|in the long run)\b"
+    r"|^(?!.*\bwho(?:m)?\b).*\blives? with\b",
+    re.I,
+)
+#: … about health, the row the chronic/acute distinction belongs to (Table 1 row 4): a
+#: "long-term career goal", a "permanent home" or a "long-term partner" is no condition, and a
+#: turn begun "since Monday" may well be the answer there (review r18 M2).
+HEALTH = re.compile(
+    r"\b(?:health|healthy|medical|medically|condition|conditions|illness|illnesses|ill"
+    r"|disease|diseases|diagnos\w*|ailment\w*|disorder\w*|medication\w*|medicine\w*|chronic\w*"
+    r"|sick\w*|problems? with my)\b"
     r"|^(?!.*\bwho(?:m)?\b).*\blives? with\b",
     re.I,
 )
@@ -64,8 +76,8 @@ class Bounded:
 
 
 def asks_lasting(question: str) -> bool:
-    """Whether the question's words ask for a lasting state (`LASTING`)."""
-    return LASTING.search(question) is not None
+    """Whether the question's words ask for a lasting state of health (`LASTING`, `HEALTH`)."""
+    return LASTING.search(question) is not None and HEALTH.search(question) is not None
 
 
 def bounded(text: str, told: datetime, recent_days: float) -> Bounded | None:
@@ -89,11 +101,11 @@ def bounded(text: str, told: datetime, recent_days: float) -> Bounded | None:
 
 
 def demotions(
-    question: str, window: Sequence[FactRecord], recent_days: float
+    intent: Intent, question: str, window: Sequence[FactRecord], recent_days: float
 ) -> dict[str, Bounded]:
-    """Edge id → its bounding words, for the candidates of `window` a question asking for a
-    lasting state should not serve first."""
-    if not asks_lasting(question):
+    """Edge id → its bounding words, for the candidates of `window` a current question asking
+    for a lasting state should not serve first."""
+    if intent is not Intent.CURRENT or not asks_lasting(question):
         return {}
     out: dict[str, Bounded] = {}
     for record in window:

@@ -244,7 +244,7 @@ class WindowRules:
         if lasting.enabled:
             window = [merged[i].record for i in ranked[: self._policy.latest_value.window]]
             for edge_id, bound in lasting_states.demotions(
-                question, window, lasting.recent_days
+                intent, question, window, lasting.recent_days
             ).items():
                 out.setdefault(edge_id, []).append(lasting_states.explain(bound))
         return out
