@@ -123,8 +123,10 @@ def test_only_a_question_for_what_lasts_demotes() -> None:
     assert "since Sunday" in lasting_states.explain(found["c#raw"])
     other = "what illnesses have I had?"
     assert lasting_states.demotions(Intent.CURRENT, other, window, DAYS) == {}
-    # Only a question about the present: a past one asks what was, not what lasts.
+    # A question about the past or a cancelled plan asks what was, not what lasts.
     assert lasting_states.demotions(Intent.PAST, asked, window, DAYS) == {}
+    assert lasting_states.demotions(Intent.CANCELLED, asked, window, DAYS) == {}
+    assert set(lasting_states.demotions(Intent.UPCOMING, asked, window, DAYS)) == {"c#raw"}
 
 
 # ---- the query path, on MiniLM ---------------------------------------------------------

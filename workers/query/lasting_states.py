@@ -18,7 +18,7 @@ illnesses, and `workers/extraction/dates.py` reads the dates in it:
 * a short duration of days, hours or nights ("for two days", "these three days", "the past
   few days", "all week", "this week"), not a frequency ("three days a week").
 
-For a current question whose own words ask for a lasting state of health (`LASTING`, `HEALTH`),
+For a question about now or ahead whose own words ask for a lasting state of health (`LASTING`, `HEALTH`),
 a candidate among the first
 `window` whose words bound it so ranks from `demote_to` on, inside the window
 (`latest_value.reorder`), with the bounding words in `why`: a demotion, not a mask — "this
@@ -66,6 +66,9 @@ _SHORT = re.compile(
 #: "since" and the words that may name the day it began.
 _SINCE = re.compile(r"\bsince\s+((?:[\w']+\s+){0,2}[\w']+)", re.I)
 _WEEK = timedelta(days=7)
+#: The intents whose questions ask what holds now or from now on ("do I have any lasting
+#: health problem you know of?" reads as upcoming).
+_NOW_OR_AHEAD = frozenset({Intent.CURRENT, Intent.UPCOMING})
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +106,10 @@ def bounded(text: str, told: datetime, recent_days: float) -> Bounded | None:
 def demotions(
     intent: Intent, question: str, window: Sequence[FactRecord], recent_days: float
 ) -> dict[str, Bounded]:
-    """Edge id → its bounding words, for the candidates of `window` a current question asking
-    for a lasting state should not serve first."""
-    if intent is not Intent.CURRENT or not asks_lasting(question):
+    """Edge id → its bounding words, for the candidates of `window` a question about now or
+    ahead asking for a lasting state should not serve first (a question about the past or a
+    cancelled plan asks what was)."""
+    if intent not in _NOW_OR_AHEAD or not asks_lasting(question):
         return {}
     out: dict[str, Bounded] = {}
     for record in window:
