@@ -18,9 +18,9 @@ illnesses, and `workers/extraction/dates.py` reads the dates in it:
 * a short duration of days, hours or nights ("for two days", "these three days", "the past
   few days", "all week", "this week"), not a frequency ("three days a week").
 
-For a question about now or ahead whose own words ask for a lasting state of health (`LASTING`, `HEALTH`),
-a candidate among the first
-`window` whose words bound it so ranks from `demote_to` on, inside the window
+For a question about now or ahead whose own words ask for a lasting state of health
+(`LASTING`, `HEALTH`), a candidate among the first `window` whose words bound it so ranks from
+`demote_to` on, inside the window
 (`latest_value.reorder`), with the bounding words in `why`: a demotion, not a mask — "this
 week" may bound a visit, not the condition, and the pass (gold in the top 10) is kept. A pure
 function of the question and the candidates' texts and ingest times.
