@@ -198,7 +198,8 @@ def register(
         "eighth telling, a validation set since round 14), heldout8 (a ninth telling, a "
         "validation set since round 15), "
         "heldout9 (a tenth telling, a validation set since round 16), heldout10 (an eleventh "
-        "telling, a validation set since round 18), heldout11 (a twelfth, sealed telling), "
+        "telling, a validation set since round 18), heldout11 (a twelfth telling, a validation "
+        "set since round 19), "
         "heldout12 (a thirteenth, sealed telling) or a "
         "directory of case files",
     )

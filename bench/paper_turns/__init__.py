@@ -19,10 +19,10 @@ or of `heldout9/` (a tenth telling written the same way by a seventh outsider, i
 registers again, sealed through round 15 and a validation set since)
 or of `heldout10/` (an eleventh telling written the same way by an eighth outsider, in
 registers no earlier telling used, sealed through round 17 and a validation set since)
-or of `heldout11/` (a twelfth, sealed telling written the same way by a ninth outsider, in
-registers no earlier telling used, kept for a later honest measurement; audit pending)
+or of `heldout11/` (a twelfth telling written the same way by a ninth outsider, in
+registers no earlier telling used, sealed through round 18 and a validation set since)
 or of `heldout12/` (a thirteenth, sealed telling written the same way by a tenth outsider, in
-registers no earlier telling used, kept for a later honest measurement; audit pending)
+registers no earlier telling used, kept for a later honest measurement; audited in round 18)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
 top 10, stale in the top 5).
