@@ -107,6 +107,14 @@ def test_a_weekday_or_the_weekend_after_since_is_the_one_before(told: datetime) 
         "migraines since my teens, triggered by screens",
         # A "since" whose day lies weeks before the turn: no recent onset.
         "in this flat since January 3, love it",
+        # A causal "since": the day is the subject of its clause (review r18 M2).
+        "Since Monday is a holiday, I'm going to work on the loft conversion",
+        "since today's my day off, let me tell you about my ten-year plan",
+        # A frequency after a range of days, not a duration.
+        "For a day or two a month I work from Lisbon",
+        # The lasting state told with a flare of it: the candidate is the lasting answer.
+        "Type 1 diabetic since I was 12. Sugar has been all over the place all week",
+        "diagnosed with Crohn's years back, flaring these three days",
     ],
 )
 def test_a_lasting_state_or_a_frequency_is_not_bounded(text: str) -> None:

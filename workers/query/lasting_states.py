@@ -16,7 +16,12 @@ illnesses, and `workers/extraction/dates.py` reads the dates in it:
   ("since Sunday", "since last night", "since the weekend"; not "since I was six", "since
   2009", nothing the date reader dates);
 * a short duration of days, hours or nights ("for two days", "these three days", "the past
-  few days", "all week", "this week"), not a frequency ("three days a week").
+  few days", "all week", "this week"), not a frequency ("three days a week", "a day or two a
+  month").
+
+A causal "since" ("since Monday is a holiday") begins no state, and a text that also tells the
+state as lasting ("diabetic since I was 12", "diagnosed years ago") is the lasting answer whose
+flare the bound words date: neither is bounded (review r18 M2).
 
 For a question about now or ahead whose own words ask for a lasting state of health
 (`LASTING`, `HEALTH`), a candidate among the first `window` whose words bound it so ranks from
@@ -59,12 +64,24 @@ _COUNT = r"(?:a|one|two|three|four|five|six|\d|a few|a couple of|couple of|few|s
 #: A short duration that bounds a state, not a frequency ("three days a week").
 _SHORT = re.compile(
     rf"\b(?:(?:for|these|the (?:last|past))\s+{_COUNT}\s+(?:days|hours|nights|day|hour|night)"
-    r"(?!\s+(?:a|an|per|each|every)\b)"
+    r"(?!\s+(?:(?:or|to)\s+\w+\s+)?(?:a|an|per|each|every)\s+(?:day|night|week|month|year)\b)"
     r"|(?:this|all)\s+week)\b",
     re.I,
 )
 #: "since" and the words that may name the day it began.
 _SINCE = re.compile(r"\bsince\s+((?:[\w']+\s+){0,2}[\w']+)", re.I)
+#: A causal "since": the day is the subject of a clause ("Since Monday is a holiday, …",
+#: "since today's my day off") — it gives a reason, it begins no state (review r18 M2).
+_CAUSAL = re.compile(r"\s*(?:'s|is|was|are|were|will|falls|fell)\b", re.I)
+#: Words that tell the state itself as lasting, though a flare of it is bounded ("Type 1
+#: diabetic since I was 12. Sugar's been all over the place all week"): the candidate is the
+#: lasting answer, its bound words date the flare (review r18 M2).
+_LASTING_ONSET = re.compile(
+    r"\b(?:since (?:I was|I've been|(?:my|the) (?:teens|twenties|childhood)|birth|childhood"
+    r"|(?:19|20)\d\d)|diagnosed|chronic\w*|for years|all my life|life-?long|long[- ]term"
+    r"|permanent(?:ly)?)\b",
+    re.I,
+)
 _WEEK = timedelta(days=7)
 #: The intents whose questions ask what holds now or from now on ("do I have any lasting
 #: health problem you know of?" reads as upcoming).
@@ -85,12 +102,15 @@ def asks_lasting(question: str) -> bool:
 
 def bounded(text: str, told: datetime, recent_days: float) -> Bounded | None:
     """The words of `text` that bound what it states to a recent onset (a "since" whose day
-    lies at most `recent_days` before `told`) or a short duration, if any."""
+    lies at most `recent_days` before `told`) or a short duration, if any. A text that also
+    tells the state as lasting (`_LASTING_ONSET`) is not bounded: the bound dates a flare."""
+    if _LASTING_ONSET.search(text):
+        return None
     if m := _SHORT.search(text):
         return Bounded(m.group(0))
     for m in _SINCE.finditer(text):
         mention = find_event_time(m.group(1), told, "past")
-        if mention is None:
+        if mention is None or _causal(text[m.start(1) :], mention.text):
             continue
         when = mention.when
         if told < when <= told + _WEEK:
@@ -101,6 +121,12 @@ def bounded(text: str, told: datetime, recent_days: float) -> Bounded | None:
         if 0 <= (told.date() - when.date()).days <= recent_days:
             return Bounded(f"since {mention.text}")
     return None
+
+
+def _causal(after_since: str, day: str) -> bool:
+    """Whether the day named after "since" is the subject of a clause (`_CAUSAL`)."""
+    at = after_since.lower().find(day.lower())
+    return at >= 0 and _CAUSAL.match(after_since, at + len(day)) is not None
 
 
 def demotions(
