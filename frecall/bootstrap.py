@@ -17,7 +17,7 @@ from workers.app import App
 from workers.embedding.compat import check_log_model
 from workers.errors import ConfigError
 from workers.ports import Embedder, FactExtractor, SlotIndex, VectorIndex
-from workers.query.service import Distiller
+from workers.query.tiers import Distiller
 from workers.stores.archive import ARCHIVE_FILE, Archive
 from workers.stores.dead_letters import FileDeadLetters
 from workers.stores.search_plan import SearchPlan

@@ -10,7 +10,8 @@ from schemas.policy import Policy
 from workers.lifecycle.bulk import BulkLifecycle
 from workers.lifecycle.service import LifecycleService
 from workers.ports import DeadLetters, Embedder, EventLog, SlotIndex, VectorIndex
-from workers.query.service import Distiller, QueryService
+from workers.query.service import QueryService
+from workers.query.tiers import Distiller
 from workers.stores.archive import Archive
 
 

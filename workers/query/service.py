@@ -22,7 +22,6 @@ from workers.query.candidates import (
     MergedCandidate,
     hours,
     merge_hits,
-    relevance_tier,
     to_candidate,
 )
 from workers.query.explain import reasons
@@ -32,22 +31,19 @@ from workers.query.query_vectors import QueryVectors
 from workers.query.routing import CategoryRouter, top_categories
 from workers.query.similarity import Calibration
 from workers.query.successors import Successor
+from workers.query.tiers import REPLACED_STATES, Distiller, below_tier, first_tier
 from workers.query.window_rules import WindowRules
 from workers.query.withdrawn import explain as withdrawn_explain
 
-#: The optional LLM step at query time: (query, [(edge_id, text)], k) → the ids to keep.
-Distiller = Callable[[str, list[tuple[str, str]], int], list[str]]
-
-#: Why a result ranks after others with a lower score (see `_tier`).
+#: Why a result ranks after others with a lower score (see `tiers.first_tier`).
 _BELOW_TIER = "ranked after the relevant tier: a weaker match for this query"
 
 #: Candidate sources of the hybrid retrieval (§3.6): dense top-60, BM25 top-20 and the
 #: routed category's top-20. Benchmarks restrict them to compare single sources.
 ALL_SOURCES = frozenset({"dense", "bm25", "forced"})
 
-#: States of facts that another fact replaced or cancelled: they may have been admissible
-#: at an earlier time (as_of queries), and their successors answer for them (expansion).
-_REPLACED_STATES = frozenset({LifecycleState.SUPERSEDED, LifecycleState.RETRACTED})
+#: States another fact replaced or cancelled (`tiers.REPLACED_STATES`).
+_REPLACED_STATES = REPLACED_STATES
 
 
 def _utcnow() -> datetime:
@@ -114,63 +110,6 @@ class QueryService:
             # Bi-temporal: a fact superseded since then may have been current at as_of.
             stored |= _REPLACED_STATES
         return SearchFilter(states=frozenset(stored), ingested_before=as_of)
-
-    def _tier(
-        self,
-        query: str,
-        merged: list[MergedCandidate],
-        admissible: np.ndarray,
-        intent: Intent,
-        abstract: bool = False,
-    ) -> np.ndarray:
-        """The candidates the lifecycle ranking serves first (the paper's distilled top-20).
-
-        With an LLM configured, one call selects them (§3.5); it is given the pool in σ order
-        and falls back to that order on failure. Without one, the relevance tier stands in,
-        joined — for the intents of `forced_tier_intents` — by the routed, category-forced
-        candidates: for "what's coming up?" the answer is whatever event lies ahead, and its
-        words need not resemble the question (A.13: anticipatory activation must be able to
-        lift it).
-
-        For an abstract question — none of its words tells the user's facts apart, e.g.
-        "What are Diane's hobbies?" when every fact names Diane — similarity has nothing to
-        go on but the name, and the routed category is the evidence (§3.3: category-forced
-        retrieval bridges the gap between an abstract query and specific facts): with
-        `abstract_routed_tier`, the routed candidates alone are the first tier.
-        """
-        policy = self._policy
-        if self._distill is None:
-            routed = admissible & np.array(["forced" in m.sources for m in merged], dtype=bool)
-            if abstract and policy.abstract_routed_tier and routed.any():
-                # The intent is evidence too: "Which company did she leave?" asks for a
-                # former value whatever category the router guessed, so the facts in a
-                # state its mask prefers to active (superseded for historical questions,
-                # retracted for cancelled ones) join the routed ones.
-                return routed | (admissible & self._preferred(merged, intent))
-            tier = relevance_tier(
-                merged, policy.distill_candidates, policy.relevance_ratio, admissible
-            )
-            if intent in policy.forced_tier_intents:
-                tier |= routed
-            return tier
-        ordered = sorted(
-            (m for m, ok in zip(merged, admissible, strict=True) if ok), key=lambda m: -m.sigma
-        )
-        chosen = set(
-            self._distill(
-                query,
-                [(m.record.edge_id, m.record.edge.text) for m in ordered],
-                policy.distill_candidates,
-            )
-        )
-        return np.array([m.record.edge_id in chosen for m in merged], dtype=bool)
-
-    def _preferred(self, merged: list[MergedCandidate], intent: Intent) -> np.ndarray:
-        """Candidates whose stored state the intent's mask weighs above active."""
-        mask = self._policy.masks[intent]
-        active = mask.get(LifecycleState.ACTIVE, 0.0)
-        states = {s for s in _REPLACED_STATES if mask.get(s, 0.0) > active}
-        return np.array([m.record.lifecycle.state in states for m in merged], dtype=bool)
 
     def _search(
         self, request: QueryRequest, qv: np.ndarray, probs: np.ndarray, intent: Intent
@@ -241,31 +180,6 @@ class QueryService:
         candidates = [to_candidate(m.record, m.sigma, self._policy) for m in merged]
         return rank(candidates, ctx, self._tables, len(candidates), self._options)
 
-    def _below_tier(self, rest: list[int], scores: Scores | ScalarScores) -> list[int]:
-        """The order of the candidates after the relevance tier (`below_tier_order`).
-
-        The tier exists so that activation reorders relevant facts instead of lifting
-        unrelated ones (`relevance_tier`); among the weaker matches after it, ordering by
-        the score does exactly that — a recent "Thanks, you rock!" before an older turn
-        that answers. With "ageless", age tells weak matches nothing: each is scored as
-        if its activation were 0 (its category's floor and α still apply, and ρ, Ω, M_q,
-        D_q), except where activation is event-time validity or emotional loading — the
-        evidence that lifts a deadline ahead or a worry over words the question lacks
-        (A.13, B.6). Stable on ties.
-        """
-        if self._policy.below_tier_order == "score":
-            return rest
-
-        def weight(i: int) -> float:
-            t = scores.terms(i)
-            if t["activation"] != t["decay"]:
-                return t["score"]  # event-time or emotional activation: evidence (A.13, B.6)
-            # Blend at activation 0: as if every weak match were equally old.
-            aged = max(t["blend"] - t["alpha"] * t["activation"], t["floor"], t["numeric_rescue"])
-            return aged * t["rho"] * t["omega"] * t["mask"] * t["direction"]
-
-        return sorted(rest, key=lambda i: -weight(i))
-
     def _expand(
         self,
         user: str,
@@ -332,9 +246,11 @@ class QueryService:
             # near-paraphrase of the question must not set the bar), then leads the order.
             admissible = np.zeros(len(merged), dtype=bool)
             admissible[ranked] = True
-            tier = self._tier(request.query, merged, admissible, intent, abstract)
-            ranked = [i for i in ranked if tier[i]] + self._below_tier(
-                [i for i in ranked if not tier[i]], scores
+            tier = first_tier(
+                policy, self._distill, request.query, merged, admissible, intent, abstract
+            )
+            ranked = [i for i in ranked if tier[i]] + below_tier(
+                policy, [i for i in ranked if not tier[i]], scores
             )
         moved_why = (
             self._window_rules.moved_down(user, intent, qv, merged, ranked, as_of, request.query)
