@@ -1,7 +1,7 @@
-"""The sealed tellings of the paper turns (bench/paper_turns/heldout3 to heldout12): each
+"""The sealed tellings of the paper turns (bench/paper_turns/heldout3 to heldout13): each
 gold-metadata telling asks the same questions with the same labels, each labelled turn's fact at
 that turn's time (the checks every written set shares, and the seal, are in
-test_paper_turns_written_sets.py; heldout4's to heldout12's own rule checks in
+test_paper_turns_written_sets.py; heldout4's to heldout13's own rule checks in
 test_paper_turns_heldout4.py to test_paper_turns_heldout7_8.py)."""
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ GOLD_TELLINGS = {
     "heldout10": "h10-",
     "heldout11": "h11-",
     "heldout12": "h12-",
+    "heldout13": "h13-",
 }
 #: The turn id `cases.parse` gives a turn without a label.
 UNLABELLED = re.compile(r"[ua]\d\d-\d\d")
