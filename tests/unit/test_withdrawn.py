@@ -34,6 +34,7 @@ from tests.unit.minilm_edges import (
     with_rule,
 )
 from workers.embedding.minilm import MODEL_ID, MiniLMEmbedder
+from workers.extraction import own_withdrawal
 from workers.ports import Hit
 from workers.query import withdrawn
 from workers.query.candidates import MergedCandidate
@@ -375,3 +376,32 @@ def test_a_withdrawal_taken_back_serves_the_plan_again(
     vectors = stored(list(with_embeddings(embedder, stream).values()), POLICY)
     assert _gone(_ask(vectors, embedder, k=50)) == set()
     assert "s0#raw" in [e for e, _ in _ask(vectors, embedder)]
+
+
+@pytest.mark.parametrize(
+    ("text", "states"),
+    [
+        ("we're converting the barn. What should we ask the builder?", True),
+        ("Quit smoking. Any tips for the first week?", True),
+        ("Hi! Should we restore an old boat this summer?", False),
+        ("Ugh. Should I have dropped the boat plan?", False),
+        ("Thanks so much! Is it too late to book?", False),
+        ("Or not. Would that be silly?", False),
+    ],
+)
+def test_a_greeting_or_a_reaction_states_nothing(text: str, states: bool) -> None:
+    # Review r18 M1: only a sentence that states something makes a turn an assertion.
+    assert own_withdrawal.asserts(text) is states
+
+
+def test_a_regret_question_after_a_withdrawal_takes_nothing_back() -> None:
+    # Review r18 M1: the user's newest word on the plan must be a firm one (B7): a question
+    # told after the withdrawal, even behind an interjection, leaves it withdrawn.
+    for text in ("Ugh. Should I have dropped the boat plan?", "Should I have dropped it?"):
+        later = _candidate("later", AFTER + timedelta(days=1), SAME_PLAN, text=text)
+        assert set(_given_up(OLD, OFF_TURN, later)) == {"plan"}, text
+
+
+def test_a_question_behind_a_greeting_is_no_plan_to_withdraw() -> None:
+    question = _candidate("plan", THEN, PLAN, text="Hi! Should we restore an old boat this summer?")
+    assert _given_up(question, OFF_TURN) == {}

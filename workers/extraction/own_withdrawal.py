@@ -101,13 +101,80 @@ def weighed(text: str) -> bool:
     return False
 
 
+#: Words a chat sentence of greeting, thanks, reaction or filler is made of ("Hi!", "Thanks so
+#: much!", "Ugh.", "Or not.", "Ok cool."): such a sentence states nothing (review r18 M1).
+_INTERJECTION = frozenset(
+    {
+        "hi",
+        "hey",
+        "hello",
+        "hiya",
+        "morning",
+        "evening",
+        "good",
+        "thanks",
+        "thank",
+        "you",
+        "so",
+        "much",
+        "very",
+        "ok",
+        "okay",
+        "k",
+        "cool",
+        "great",
+        "nice",
+        "ugh",
+        "argh",
+        "meh",
+        "lol",
+        "haha",
+        "hmm",
+        "hm",
+        "oh",
+        "ah",
+        "wow",
+        "yes",
+        "yeah",
+        "yep",
+        "no",
+        "nope",
+        "nah",
+        "or",
+        "not",
+        "well",
+        "right",
+        "sure",
+        "anyway",
+        "bye",
+        "cheers",
+        "please",
+        "sorry",
+    }
+)
+_WORD = re.compile(r"[a-z']+")
+
+
+def _states_something(sentence: str) -> bool:
+    """Whether a sentence has the words to state something: at least two ("Quit smoking."),
+    not all of them greeting, thanks, reaction or filler (`_INTERJECTION`)."""
+    words = _WORD.findall(sentence.lower())
+    return len(words) >= 2 and not all(w in _INTERJECTION for w in words)
+
+
 def asserts(text: str) -> bool:
-    """Whether some sentence of the turn is neither a question nor hedged nor conditional: a
-    plan stated, then a question to the assistant about it, is stated (B6 reads the sentence
-    that states it, not the question beside it)."""
+    """Whether some sentence of the turn states something and is neither a question nor
+    hedged nor conditional: a plan stated, then a question to the assistant about it, is
+    stated (B6 reads the sentence that states it, not the question beside it); "Hi!" or
+    "Ugh." before a question states nothing (review r18 M1)."""
     for sentence in sentences(text):
         s = sentence.strip()
-        if s and not s.endswith("?") and not tentative(s, 0, len(s), within=True):
+        if (
+            s
+            and not s.endswith("?")
+            and not tentative(s, 0, len(s), within=True)
+            and _states_something(s)
+        ):
             return True
     return False
 

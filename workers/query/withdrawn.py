@@ -228,12 +228,17 @@ def _resolved(
     return any(h.record.lifecycle.retracted_by in facts for h in hits)
 
 
-def _live_assertion(record: FactRecord, as_of: datetime, rule: WithdrawnPolicy) -> bool:
+def _live_assertion(
+    record: FactRecord, as_of: datetime, rule: WithdrawnPolicy, target: bool = True
+) -> bool:
     """The user's assertion, still standing as of the question: no question, hedge or
     condition (a question states no plan, B6), not retracted or superseded by then. With
     `unresolved`, a turn that states a plan and then asks the assistant about it ("we're
     converting the X. What should we ask?") asserts it: only a turn whose every sentence is a
-    question, hedge or condition states none (`own_withdrawal.asserts`)."""
+    question, hedge or condition states none (`own_withdrawal.asserts`) — for choosing the
+    target (`target`) only: a later word on the plan must be firm, unweighed, to count as the
+    user's newest word on it (B7; review r18 M1: "Ugh. Should I have dropped the boat plan?"
+    takes nothing back)."""
     life = record.lifecycle
     for at, by in (
         (life.retracted_at, life.retracted_by),
@@ -241,7 +246,7 @@ def _live_assertion(record: FactRecord, as_of: datetime, rule: WithdrawnPolicy) 
     ):
         if by is not None and (at is None or at <= as_of):
             return False
-    if rule.unresolved:
+    if rule.unresolved and target:
         return asserts(record.edge.text)
     return not weighed(record.edge.text)
 
@@ -292,7 +297,7 @@ def _words_on_plan(
         if (
             hit.dense is None
             or edge.ingest_time > as_of
-            or not _live_assertion(hit.record, as_of, rule)
+            or not _live_assertion(hit.record, as_of, rule, target=False)
         ):
             continue
         to_target = round(float(np.dot(target.dense, hit.dense)), 6)
