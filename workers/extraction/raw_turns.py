@@ -91,9 +91,21 @@ _SUBJECT = re.compile(r"\b(?:i|im|ive|ill|id)\b")
 _FIRST_PERSON = re.compile(r"\b(?:i|im|ive|ill|id|my|me|mine|myself)\b")
 
 
+#: A clock time in the date's words ("at 7:30pm", "08:30", "3 pm"): an appointment's time of
+#: day. A standing date (a birthday, a rent day) is told without one (round 19, AV2).
+_CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2} ?(?:am|pm|a\.m\.|p\.m\.)|\bnoon\b")
+#: Switch for the clock-time reading (module doc of `upcoming_category`).
+CLOCK_TIME_EVENTS = True
+
+
+def timed(words: str) -> bool:
+    """Whether the date `words` carry a clock time (`_CLOCK`)."""
+    return CLOCK_TIME_EVENTS and _CLOCK.search(words.lower()) is not None
+
+
 def _one_occurrence(words: str, text: str) -> bool:
     """Whether the date `words` of a turn name one occurrence (module doc, `_OCCURRENCE`)."""
-    if _OCCURRENCE.search(words.lower()):
+    if _OCCURRENCE.search(words.lower()) or timed(words):
         return True
     return is_bare_month(words) and not _RECURRING.search(text.lower())
 
@@ -140,13 +152,25 @@ def latent_slot(text: str, verdict: Verdict) -> str | None:
     return attribute.slot
 
 
-def upcoming_category(edge: EdgeEvent, verdict: Verdict) -> Category | None:
+def upcoming_category(
+    edge: EdgeEvent, verdict: Verdict, clock_time: bool = False
+) -> Category | None:
     """The event-time category of a raw turn about an upcoming dated event, if it is one: the
     category of its nearest category example (attribute examples left out: a christening
-    shares the words of a religion, it is still an appointment)."""
+    shares the words of a religion, it is still an appointment).
+
+    A date told with a clock time (`clock_time`) is an appointment's (paper Table 1 "Flight at
+    6am tomorrow"): there the nearest event-time category is taken when it is within
+    `SECOND_CATEGORY` of the best, split or second (§3.1 soft membership holds it at least
+    0.2) — round 19, AV2: dated appointments split between logistics and another category
+    never expired."""
     scores = verdict.kind_scores or verdict.category_scores
     ranked = sorted(scores, key=lambda c: (-scores[c], c.value))
     best = ranked[0]
+    if clock_time:
+        event = min(EVENT_CATEGORIES, key=lambda c: (-scores.get(c, -1.0), c.value))
+        if scores[best] - scores.get(event, -1.0) <= SECOND_CATEGORY:
+            return event
     if best not in EVENT_CATEGORIES:
         return None
     # Classified, not shared: a second category within `SECOND_CATEGORY` would hold 0.2 of
@@ -165,22 +189,22 @@ def with_raw_meaning(raw: Sequence[EdgeEvent], verdicts: Sequence[Verdict]) -> l
     if len(raw) != 1 or raw[0].quarantined or raw[0].episodic_of:
         return list(raw)
     edge, verdict = raw[0], verdicts[0]
-    category = upcoming_category(edge, verdict)
-    if category is not None:
-        mention = pending_date(edge.text, edge.ingest_time)
-        if (
-            mention is not None
-            and mention.when > edge.ingest_time
-            and _one_occurrence(mention.text, edge.text)
-        ):
-            return [
-                edge.model_copy(
-                    update={
-                        "event_time": mention.when,
-                        "categories": normalize_weights({category.value: 1.0}),
-                    }
-                )
-            ]
+    mention = pending_date(edge.text, edge.ingest_time)
+    clock = mention is not None and timed(mention.text)
+    category = upcoming_category(edge, verdict, clock)
+    if category is not None and (
+        mention is not None
+        and mention.when > edge.ingest_time
+        and _one_occurrence(mention.text, edge.text)
+    ):
+        return [
+            edge.model_copy(
+                update={
+                    "event_time": mention.when,
+                    "categories": normalize_weights({category.value: 1.0}),
+                }
+            )
+        ]
     lowered = fold_apostrophes(edge.text)
     slot = latent_slot(lowered, verdict)
     if slot is None:
