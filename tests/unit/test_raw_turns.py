@@ -230,6 +230,10 @@ def test_a_date_with_a_clock_time_is_an_appointment() -> None:
     (standing,) = with_raw_meaning(raw_turn("my birthday is March 16"),
                                    [verdict(kind=Category.LOGISTICAL_CONTEXT)])  # fmt: skip
     assert standing.event_time is None
+    # A time of day without a day, or a turn that says it recurs, is a routine's time.
+    for text in ("I paddle out at 6:30 before work", "every Saturday at 7pm I run"):
+        (routine,) = with_raw_meaning(raw_turn(text), [second])
+        assert routine.event_time is None, text
     # Far behind the best, a clock time does not make an event of it.
     far = verdict(kind=Category.IDENTITY_SELF_CONCEPT)
     far.kind_scores[Category.LOGISTICAL_CONTEXT] = 0.4  # type: ignore[index]

@@ -98,14 +98,23 @@ _CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2} ?(?:am|pm|a\.m\.|p\.m\.)|\b
 CLOCK_TIME_EVENTS = True
 
 
-def timed(words: str) -> bool:
-    """Whether the date `words` carry a clock time (`_CLOCK`)."""
-    return CLOCK_TIME_EVENTS and _CLOCK.search(words.lower()) is not None
+def timed(words: str, text: str = "") -> bool:
+    """Whether the date `words` carry a clock time (`_CLOCK`) *and* a day: a time of day
+    alone ("mornings at 5:30") is a routine's, and so is a turn that says it recurs."""
+    lowered = words.lower()
+    if not CLOCK_TIME_EVENTS or _CLOCK.search(lowered) is None or _RECURRING.search(text.lower()):
+        return False
+    day = _CLOCK.sub(" ", lowered)
+    return (
+        _OCCURRENCE.search(day) is not None
+        or is_bare_month(day)
+        or re.search(r"\d", day) is not None
+    )
 
 
 def _one_occurrence(words: str, text: str) -> bool:
     """Whether the date `words` of a turn name one occurrence (module doc, `_OCCURRENCE`)."""
-    if _OCCURRENCE.search(words.lower()) or timed(words):
+    if _OCCURRENCE.search(words.lower()) or timed(words, text):
         return True
     return is_bare_month(words) and not _RECURRING.search(text.lower())
 
@@ -190,7 +199,7 @@ def with_raw_meaning(raw: Sequence[EdgeEvent], verdicts: Sequence[Verdict]) -> l
         return list(raw)
     edge, verdict = raw[0], verdicts[0]
     mention = pending_date(edge.text, edge.ingest_time)
-    clock = mention is not None and timed(mention.text)
+    clock = mention is not None and timed(mention.text, edge.text)
     category = upcoming_category(edge, verdict, clock)
     if category is not None and (
         mention is not None
