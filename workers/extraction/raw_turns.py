@@ -198,9 +198,15 @@ def with_raw_meaning(raw: Sequence[EdgeEvent], verdicts: Sequence[Verdict]) -> l
     if len(raw) != 1 or raw[0].quarantined or raw[0].episodic_of:
         return list(raw)
     edge, verdict = raw[0], verdicts[0]
-    mention = pending_date(edge.text, edge.ingest_time)
-    clock = mention is not None and timed(mention.text, edge.text)
-    category = upcoming_category(edge, verdict, clock)
+    category = upcoming_category(edge, verdict)
+    mention = None
+    # The date is read only where it can matter: an event-time category, or a clock time
+    # that may make a split turn an appointment (`timed`) — dateparser is the ingest's
+    # costliest step, and most raw turns carry neither.
+    if category is not None or (CLOCK_TIME_EVENTS and _CLOCK.search(edge.text.lower())):
+        mention = pending_date(edge.text, edge.ingest_time)
+        if category is None and mention is not None and timed(mention.text, edge.text):
+            category = upcoming_category(edge, verdict, clock_time=True)
     if category is not None and (
         mention is not None
         and mention.when > edge.ingest_time
