@@ -239,3 +239,17 @@ def test_a_date_with_a_clock_time_is_an_appointment() -> None:
     far.kind_scores[Category.LOGISTICAL_CONTEXT] = 0.4  # type: ignore[index]
     (other,) = with_raw_meaning(raw_turn("the reunion is next Saturday at 7pm"), [far])
     assert other.event_time is None
+
+
+def test_a_heading_with_the_day_told_is_no_appointment_a_year_ahead() -> None:
+    """A diary's or a log's heading names the day it is written on; an hour said later in the
+    turn ("even at 4am") is read with it, and, passed, lands a year ahead. Today's date says
+    when the turn was written: no appointment (round 19, review of r19-av2)."""
+    second = verdict(kind=Category.IDENTITY_SELF_CONCEPT)
+    second.kind_scores[Category.LOGISTICAL_CONTEXT] = 0.48  # type: ignore[index]
+    text = "1 Mar. Six years on the boats now, and I still love it, even at 4am."
+    (heading,) = with_raw_meaning(raw_turn(text), [second])
+    assert heading.event_time is None
+    # Another day named with an hour is still one (SAID is 1 March).
+    (ahead,) = with_raw_meaning(raw_turn("the reunion is on 8 Mar at 7pm"), [second])
+    assert ahead.event_time == datetime(2025, 3, 8, 19, tzinfo=UTC)

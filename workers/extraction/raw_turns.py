@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import datetime
 
 from schemas.categories import Category, UpdateSemantics
 from schemas.events import EdgeEvent, normalize_slot_key, normalize_weights
@@ -110,6 +111,14 @@ def timed(words: str, text: str = "") -> bool:
         or is_bare_month(day)
         or re.search(r"\d", day) is not None
     )
+
+
+def _names_the_day_told(when: datetime, told: datetime) -> bool:
+    """Whether a date read a year ahead names the very day it was told on — a diary's or a
+    log's heading ("3 Feb. Six years on the tugs … even at 4am", told on 3 February): the
+    date reader, preferring the future, moves today's passed hour to next year. Today's
+    date says when the turn was written, not that something lies a year ahead."""
+    return when.year > told.year and (when.month, when.day) == (told.month, told.day)
 
 
 def _one_occurrence(words: str, text: str) -> bool:
@@ -205,7 +214,12 @@ def with_raw_meaning(raw: Sequence[EdgeEvent], verdicts: Sequence[Verdict]) -> l
     # costliest step, and most raw turns carry neither.
     if category is not None or (CLOCK_TIME_EVENTS and _CLOCK.search(edge.text.lower())):
         mention = pending_date(edge.text, edge.ingest_time)
-        if category is None and mention is not None and timed(mention.text, edge.text):
+        if (
+            category is None
+            and mention is not None
+            and timed(mention.text, edge.text)
+            and not _names_the_day_told(mention.when, edge.ingest_time)
+        ):
             category = upcoming_category(edge, verdict, clock_time=True)
     if category is not None and (
         mention is not None
