@@ -250,6 +250,10 @@ def test_a_heading_with_the_day_told_is_no_appointment_a_year_ahead() -> None:
     text = "1 Mar. Six years on the boats now, and I still love it, even at 4am."
     (heading,) = with_raw_meaning(raw_turn(text), [second])
     assert heading.event_time is None
+    (led_by_logistics,) = with_raw_meaning(
+        raw_turn(text), [verdict(kind=Category.LOGISTICAL_CONTEXT)]
+    )
+    assert led_by_logistics.event_time is None
     # Another day named with an hour is still one (SAID is 1 March).
     (ahead,) = with_raw_meaning(raw_turn("the reunion is on 8 Mar at 7pm"), [second])
     assert ahead.event_time == datetime(2025, 3, 8, 19, tzinfo=UTC)

@@ -121,9 +121,10 @@ def _names_the_day_told(when: datetime, told: datetime) -> bool:
     return when.year > told.year and (when.month, when.day) == (told.month, told.day)
 
 
-def _one_occurrence(words: str, text: str) -> bool:
-    """Whether the date `words` of a turn name one occurrence (module doc, `_OCCURRENCE`)."""
-    if _OCCURRENCE.search(words.lower()) or timed(words, text):
+def _one_occurrence(words: str, text: str, clock_time: bool = False) -> bool:
+    """Whether the date `words` of a turn name one occurrence (module doc, `_OCCURRENCE`); a
+    day with a clock time (`clock_time`, `timed`) does."""
+    if _OCCURRENCE.search(words.lower()) or clock_time:
         return True
     return is_bare_month(words) and not _RECURRING.search(text.lower())
 
@@ -209,22 +210,23 @@ def with_raw_meaning(raw: Sequence[EdgeEvent], verdicts: Sequence[Verdict]) -> l
     edge, verdict = raw[0], verdicts[0]
     category = upcoming_category(edge, verdict)
     mention = None
+    clock = False
     # The date is read only where it can matter: an event-time category, or a clock time
     # that may make a split turn an appointment (`timed`) — dateparser is the ingest's
     # costliest step, and most raw turns carry neither.
     if category is not None or (CLOCK_TIME_EVENTS and _CLOCK.search(edge.text.lower())):
         mention = pending_date(edge.text, edge.ingest_time)
-        if (
-            category is None
-            and mention is not None
+        clock = (
+            mention is not None
             and timed(mention.text, edge.text)
             and not _names_the_day_told(mention.when, edge.ingest_time)
-        ):
+        )
+        if category is None and clock:
             category = upcoming_category(edge, verdict, clock_time=True)
     if category is not None and (
         mention is not None
         and mention.when > edge.ingest_time
-        and _one_occurrence(mention.text, edge.text)
+        and _one_occurrence(mention.text, edge.text, clock)
     ):
         return [
             edge.model_copy(
