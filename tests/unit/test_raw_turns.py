@@ -208,3 +208,52 @@ def test_a_fact_less_routine_on_a_weekday_gets_no_event_time() -> None:
     assert routine.event_time is None
     (one_off,) = with_raw_meaning(raw_turn("Thursday night I'm at the pool for a gala"), kind)
     assert one_off.event_time is not None
+
+
+def test_a_date_with_a_clock_time_is_an_appointment() -> None:
+    """Round 19 (AV2): a date told with a clock time is one occurrence (a standing date is told
+    without one), and its nearest event category is taken within `SECOND_CATEGORY` of the best
+    — split or second — where a date without a clock time keeps the split guard."""
+    split = verdict(kind=Category.OBLIGATIONS)
+    split.kind_scores[Category.RELATIONAL_BONDS] = 0.49  # type: ignore[index]
+    (timed_,) = with_raw_meaning(raw_turn("the interview is on 12 March at 14:30"), [split])
+    assert timed_.event_time == datetime(2025, 3, 12, 14, 30, tzinfo=UTC)
+    assert timed_.categories == {Category.OBLIGATIONS: 1.0}
+    second = verdict(kind=Category.IDENTITY_SELF_CONCEPT)
+    second.kind_scores[Category.LOGISTICAL_CONTEXT] = 0.48  # type: ignore[index]
+    (led,) = with_raw_meaning(raw_turn("the reunion is next Saturday at 7pm"), [second])
+    assert led.event_time is not None and led.event_time > SAID
+    assert led.categories == {Category.LOGISTICAL_CONTEXT: 1.0}
+    # Without a clock time: the split stays no appointment, a bare day and month stays standing.
+    (untimed,) = with_raw_meaning(raw_turn("the reunion is next Saturday"), [second])
+    assert untimed.event_time is None
+    (standing,) = with_raw_meaning(raw_turn("my birthday is March 16"),
+                                   [verdict(kind=Category.LOGISTICAL_CONTEXT)])  # fmt: skip
+    assert standing.event_time is None
+    # A time of day without a day, or a turn that says it recurs, is a routine's time.
+    for text in ("I paddle out at 6:30 before work", "every Saturday at 7pm I run"):
+        (routine,) = with_raw_meaning(raw_turn(text), [second])
+        assert routine.event_time is None, text
+    # Far behind the best, a clock time does not make an event of it.
+    far = verdict(kind=Category.IDENTITY_SELF_CONCEPT)
+    far.kind_scores[Category.LOGISTICAL_CONTEXT] = 0.4  # type: ignore[index]
+    (other,) = with_raw_meaning(raw_turn("the reunion is next Saturday at 7pm"), [far])
+    assert other.event_time is None
+
+
+def test_a_heading_with_the_day_told_is_no_appointment_a_year_ahead() -> None:
+    """A diary's or a log's heading names the day it is written on; an hour said later in the
+    turn ("even at 4am") is read with it, and, passed, lands a year ahead. Today's date says
+    when the turn was written: no appointment (round 19, review of r19-av2)."""
+    second = verdict(kind=Category.IDENTITY_SELF_CONCEPT)
+    second.kind_scores[Category.LOGISTICAL_CONTEXT] = 0.48  # type: ignore[index]
+    text = "1 Mar. Six years on the boats now, and I still love it, even at 4am."
+    (heading,) = with_raw_meaning(raw_turn(text), [second])
+    assert heading.event_time is None
+    (led_by_logistics,) = with_raw_meaning(
+        raw_turn(text), [verdict(kind=Category.LOGISTICAL_CONTEXT)]
+    )
+    assert led_by_logistics.event_time is None
+    # Another day named with an hour is still one (SAID is 1 March).
+    (ahead,) = with_raw_meaning(raw_turn("the reunion is on 8 Mar at 7pm"), [second])
+    assert ahead.event_time == datetime(2025, 3, 8, 19, tzinfo=UTC)

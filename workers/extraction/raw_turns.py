@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import datetime
 
 from schemas.categories import Category, UpdateSemantics
 from schemas.events import EdgeEvent, normalize_slot_key, normalize_weights
@@ -91,9 +92,39 @@ _SUBJECT = re.compile(r"\b(?:i|im|ive|ill|id)\b")
 _FIRST_PERSON = re.compile(r"\b(?:i|im|ive|ill|id|my|me|mine|myself)\b")
 
 
-def _one_occurrence(words: str, text: str) -> bool:
-    """Whether the date `words` of a turn name one occurrence (module doc, `_OCCURRENCE`)."""
-    if _OCCURRENCE.search(words.lower()):
+#: A clock time in the date's words ("at 7:30pm", "08:30", "3 pm"): an appointment's time of
+#: day. A standing date (a birthday, a rent day) is told without one (round 19, AV2).
+_CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2} ?(?:am|pm|a\.m\.|p\.m\.)|\bnoon\b")
+#: Switch for the clock-time reading (module doc of `upcoming_category`).
+CLOCK_TIME_EVENTS = True
+
+
+def timed(words: str, text: str = "") -> bool:
+    """Whether the date `words` carry a clock time (`_CLOCK`) *and* a day: a time of day
+    alone ("mornings at 5:30") is a routine's, and so is a turn that says it recurs."""
+    lowered = words.lower()
+    if not CLOCK_TIME_EVENTS or _CLOCK.search(lowered) is None or _RECURRING.search(text.lower()):
+        return False
+    day = _CLOCK.sub(" ", lowered)
+    return (
+        _OCCURRENCE.search(day) is not None
+        or is_bare_month(day)
+        or re.search(r"\d", day) is not None
+    )
+
+
+def _names_the_day_told(when: datetime, told: datetime) -> bool:
+    """Whether a date read a year ahead names the very day it was told on — a diary's or a
+    log's heading ("3 Feb. Six years on the tugs … even at 4am", told on 3 February): the
+    date reader, preferring the future, moves today's passed hour to next year. Today's
+    date says when the turn was written, not that something lies a year ahead."""
+    return when.year > told.year and (when.month, when.day) == (told.month, told.day)
+
+
+def _one_occurrence(words: str, text: str, clock_time: bool = False) -> bool:
+    """Whether the date `words` of a turn name one occurrence (module doc, `_OCCURRENCE`); a
+    day with a clock time (`clock_time`, `timed`) does."""
+    if _OCCURRENCE.search(words.lower()) or clock_time:
         return True
     return is_bare_month(words) and not _RECURRING.search(text.lower())
 
@@ -140,13 +171,25 @@ def latent_slot(text: str, verdict: Verdict) -> str | None:
     return attribute.slot
 
 
-def upcoming_category(edge: EdgeEvent, verdict: Verdict) -> Category | None:
+def upcoming_category(
+    edge: EdgeEvent, verdict: Verdict, clock_time: bool = False
+) -> Category | None:
     """The event-time category of a raw turn about an upcoming dated event, if it is one: the
     category of its nearest category example (attribute examples left out: a christening
-    shares the words of a religion, it is still an appointment)."""
+    shares the words of a religion, it is still an appointment).
+
+    A date told with a clock time (`clock_time`) is an appointment's (paper Table 1 "Flight at
+    6am tomorrow"): there the nearest event-time category is taken when it is within
+    `SECOND_CATEGORY` of the best, split or second (§3.1 soft membership holds it at least
+    0.2) — round 19, AV2: dated appointments split between logistics and another category
+    never expired."""
     scores = verdict.kind_scores or verdict.category_scores
     ranked = sorted(scores, key=lambda c: (-scores[c], c.value))
     best = ranked[0]
+    if clock_time:
+        event = min(EVENT_CATEGORIES, key=lambda c: (-scores.get(c, -1.0), c.value))
+        if scores[best] - scores.get(event, -1.0) <= SECOND_CATEGORY:
+            return event
     if best not in EVENT_CATEGORIES:
         return None
     # Classified, not shared: a second category within `SECOND_CATEGORY` would hold 0.2 of
@@ -166,21 +209,33 @@ def with_raw_meaning(raw: Sequence[EdgeEvent], verdicts: Sequence[Verdict]) -> l
         return list(raw)
     edge, verdict = raw[0], verdicts[0]
     category = upcoming_category(edge, verdict)
-    if category is not None:
+    mention = None
+    clock = False
+    # The date is read only where it can matter: an event-time category, or a clock time
+    # that may make a split turn an appointment (`timed`) — dateparser is the ingest's
+    # costliest step, and most raw turns carry neither.
+    if category is not None or (CLOCK_TIME_EVENTS and _CLOCK.search(edge.text.lower())):
         mention = pending_date(edge.text, edge.ingest_time)
-        if (
+        clock = (
             mention is not None
-            and mention.when > edge.ingest_time
-            and _one_occurrence(mention.text, edge.text)
-        ):
-            return [
-                edge.model_copy(
-                    update={
-                        "event_time": mention.when,
-                        "categories": normalize_weights({category.value: 1.0}),
-                    }
-                )
-            ]
+            and timed(mention.text, edge.text)
+            and not _names_the_day_told(mention.when, edge.ingest_time)
+        )
+        if category is None and clock:
+            category = upcoming_category(edge, verdict, clock_time=True)
+    if category is not None and (
+        mention is not None
+        and mention.when > edge.ingest_time
+        and _one_occurrence(mention.text, edge.text, clock)
+    ):
+        return [
+            edge.model_copy(
+                update={
+                    "event_time": mention.when,
+                    "categories": normalize_weights({category.value: 1.0}),
+                }
+            )
+        ]
     lowered = fold_apostrophes(edge.text)
     slot = latent_slot(lowered, verdict)
     if slot is None:
