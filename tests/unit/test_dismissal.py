@@ -126,7 +126,7 @@ def _given_up(*window: MergedCandidate, rule: WithdrawnPolicy) -> dict[str, with
 
     return withdrawn.withdrawn(
         Intent.CURRENT, window, NOW, rule, lambda v: 0.99 if float(v[3]) > 0.5 else 0.01,
-        records, nearest,
+        records, nearest, lambda v: [],
     )  # fmt: skip
 
 

@@ -104,7 +104,12 @@ def _given_up(*window: MergedCandidate, memory: Sequence[MergedCandidate] = (),
     def records(ids: Sequence[str]) -> list[FactRecord]:
         return [f for f in facts if f.edge_id in ids]
 
-    return withdrawn.withdrawn(intent, window, as_of, rule, _probability, records, nearest)
+    def retracted(vector: np.ndarray) -> list[FactRecord]:
+        return [m.record for m in everything if m.record.lifecycle.retracted_by is not None]
+
+    return withdrawn.withdrawn(
+        intent, window, as_of, rule, _probability, records, nearest, retracted
+    )
 
 
 def test_a_later_withdrawal_gives_up_the_statement_nearest_it_and_says_why() -> None:

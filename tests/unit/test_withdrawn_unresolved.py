@@ -96,3 +96,46 @@ def test_the_target_must_say_a_word_the_retraction_names() -> None:
     named = _retraction().model_copy(update={"edge": _retraction().edge.model_copy(
         update={"retracts": ("project.boat",)})})  # fmt: skip
     assert set(_given_up(_plan(), misread, facts=[named])) == {"plan"}
+
+
+def test_a_resolved_retraction_is_read_from_the_edge_set_not_the_nearest_statements() -> None:
+    # Review r18 H3: the statement the ingest retracted is far from the withdrawal's vector
+    # (retargeting reaches it by slot key or head word), and 25 other statements are nearer
+    # than it — more than the rule's 20 targets. Resolved all the same: nothing is masked.
+    from datetime import timedelta
+
+    from tests.unit.test_withdrawn import GIVES_UP, OLD
+
+    retraction = FactRecord(edge=EdgeEvent(
+        edge_id="off#0", user_id="u1", text="User dropped the sailing trip",
+        categories=Category.OTHER, ingest_time=LATER, retracts=("trip.sailing",),
+        source_turns=("off",),
+    ))  # fmt: skip
+    off = _candidate("off", LATER, GIVES_UP, drawn=("off#0",),
+                     text="we're not doing the sailing trip anymore")  # fmt: skip
+    far = _unit(0.2, 0.0, 0.98)
+    sailing = _candidate("sailing", THEN, far, text="we're sailing to Skye in June")
+    gone = MergedCandidate(sailing.record.model_copy(update={"lifecycle": Lifecycle(
+        retracted_by="off#0", retracted_at=LATER,
+    )}), 0.6, ("dense",), far)  # fmt: skip
+    nearer = [
+        _candidate(f"f{i}", THEN - timedelta(days=i + 1),
+                   _unit(0.4, 0.0, 0.3, 0.0, 0.866 + i * 1e-4), text=f"chat {i}")
+        for i in range(25)
+    ]  # fmt: skip
+    assert _given_up(OLD, off, memory=[gone, *nearer], facts=[retraction]) == {}
+
+
+def test_a_probe_read_turn_the_ingest_drew_a_retraction_from_is_bound_by_its_slot() -> None:
+    # Review r18 H3: a turn the probe reads (family None) from which the ingest drew a
+    # retraction that retracted nothing: its target must still say a word of the named slot.
+    from tests.unit.test_withdrawn import GIVES_UP, PLAN
+
+    boat = _candidate("plan", THEN, PLAN, text="we're restoring an old boat this summer")
+    off = _candidate("off", LATER, GIVES_UP, drawn=("off#0",),
+                     text="we're not doing it anymore")  # fmt: skip
+    retraction = _retraction()  # names project.boat_plan: "boat"
+    found = _given_up(boat, off, facts=[retraction])
+    assert set(found) == {"plan"} and found["plan"].family is None  # the probe read it
+    elsewhere = FactRecord(edge=retraction.edge.model_copy(update={"retracts": ("trip.skye",)}))
+    assert _given_up(boat, off, facts=[elsewhere]) == {}

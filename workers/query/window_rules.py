@@ -18,7 +18,7 @@ from datetime import datetime
 
 import numpy as np
 
-from schemas.categories import Intent
+from schemas.categories import Intent, LifecycleState
 from schemas.policy import LatestValuePolicy, Policy
 from schemas.records import FactRecord
 from workers.extraction.attribute_probe import AttributeClassifier, default_probe
@@ -36,6 +36,13 @@ from workers.query import (
 )
 from workers.query.candidates import MergedCandidate
 from workers.text.bm25 import tokenize
+
+#: The stored state of a statement a retraction retracted.
+_RETRACTED = frozenset({LifecycleState.RETRACTED})
+#: How many of the user's retracted statements, nearest a withdrawal, are asked whether the
+#: ingest resolved it (`withdrawn.Retracted`): every one a user has, in practice — compaction
+#: deletes retracted facts after `compaction.retracted_days` (90) — and, past it, the nearest.
+_RETRACTED_READ = 256
 
 
 class WindowRules:
@@ -202,10 +209,15 @@ class WindowRules:
             # Exact: the withdrawn set must not depend on an HNSW graph (review R14, R2).
             return self._vectors.search_dense(user, vector, rule.targets, flt, exact=True)
 
+        def retracted(vector: np.ndarray) -> list[FactRecord]:
+            flt = SearchFilter(states=_RETRACTED)
+            hits = self._vectors.search_dense(user, vector, _RETRACTED_READ, flt, exact=True)
+            return [h.record for h in hits]
+
         window = [merged[i] for i in ranked[: self._policy.latest_value.window]]
         return withdrawn.withdrawn(
             intent, window, as_of, rule, lambda v: withdrawal_probability(probe, v),
-            lambda ids: self._vectors.get(user, list(ids)), nearest,
+            lambda ids: self._vectors.get(user, list(ids)), nearest, retracted,
         )  # fmt: skip
 
     def moved_down(

@@ -85,6 +85,10 @@ Records = Callable[[Sequence[str]], list[FactRecord]]
 #: their vectors): the withdrawn set must be a function of the edge set, not of an
 #: approximate index's build history (review R14, R2).
 Nearest = Callable[[np.ndarray, datetime], list[Hit]]
+#: The user's statements retracted by any retraction, nearest a vector (exact): whether the
+#: ingest resolved a withdrawal is asked of them — of what the edge set says was retracted,
+#: not of the statements nearest the withdrawal (review r18 H3).
+Retracted = Callable[[np.ndarray], list[FactRecord]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,15 +209,16 @@ def _named_words(edge: EdgeEvent, records: Records) -> frozenset[str]:
 
 
 def _resolved(
-    withdrawal: MergedCandidate, records: Records, nearest: Nearest, rule: WithdrawnPolicy
+    withdrawal: MergedCandidate, records: Records, retracted: Retracted, rule: WithdrawnPolicy
 ) -> bool:
     """Whether the ingest resolved the withdrawal: it drew a retraction from the turn, and
-    that retraction retracted a statement told before it. A retraction whose named slot
-    nobody filled and that retargeting (`workers/lifecycle/retargeting.py`) found no edge
-    for — the plan told in other words than the slot's head, "converting the X" withdrawn as
-    "the X conversion" — retracted nothing: the plan stays current unless read here (§3.3,
-    A.9: a retracted plan's M_q is 0). Read on the user's statements nearest the withdrawal
-    told before it (the same exact search as the targets'): a function of the edge set."""
+    that retraction retracted a statement. A retraction whose named slot nobody filled and
+    that retargeting (`workers/lifecycle/retargeting.py`) found no edge for — the plan told in
+    other words than the slot's head, "converting the X" withdrawn as "the X conversion" —
+    retracted nothing: the plan stays current unless read here (§3.3, A.9: a retracted plan's
+    M_q is 0). Asked of the user's retracted statements (`retracted`), whatever their cosine
+    to the withdrawal (retargeting reaches its target by slot key or head word): a function
+    of the edge set (review r18 H3, L2)."""
     edge = withdrawal.record.edge
     if not _drew_retraction(edge, records):
         return False
@@ -224,8 +229,7 @@ def _resolved(
         {edge.edge_id} if edge.retracts
         else {f.edge_id for f in records(edge.episodic_of) if f.edge.retracts}
     )  # fmt: skip
-    hits = nearest(withdrawal.vector, edge.ingest_time)
-    return any(h.record.lifecycle.retracted_by in facts for h in hits)
+    return any(r.lifecycle.retracted_by in facts for r in retracted(withdrawal.vector))
 
 
 def _live_assertion(
@@ -353,9 +357,11 @@ def withdrawn(
     probability: Probability,
     records: Records,
     nearest: Nearest,
+    retracted: Retracted,
 ) -> dict[str, Withdrawn]:
     """Edge id → the withdrawal that gives it up, among the candidates `window` (the first of
-    the ranking); `records` reads the withdrawal's facts, `nearest` the user's memory (exact)."""
+    the ranking); `records` reads the withdrawal's facts, `nearest` the user's memory (exact),
+    `retracted` its retracted statements."""
     if not rule.enabled or intent not in INTENTS:
         return {}
     out: dict[str, Withdrawn] = {}
@@ -363,13 +369,16 @@ def withdrawn(
     for withdrawal, p, family in _withdrawals(window, as_of, probability, rule, records):
         edge = withdrawal.record.edge
         assert withdrawal.vector is not None
-        if _resolved(withdrawal, records, nearest, rule):
+        if _resolved(withdrawal, records, retracted, rule):
             continue  # the ingest resolved this one
         before = edge.ingest_time - gap
-        # The targets among the statements told before it (later ones crowd out none) …
+        # The targets among the statements told before it (later ones crowd out none): a
+        # turn the ingest drew a retraction from names its slot, whichever reading found it
+        # (review r18 H3); a dismissal names its topic …
         bound = (
-            None if family is None
-            else _named_words(edge, records) if family == INGEST
+            _named_words(edge, records)
+            if family == INGEST or (family is None and _drew_retraction(edge, records))
+            else None if family is None
             else topic_words(edge.text)
         )  # fmt: skip
         found = _target(withdrawal, nearest(withdrawal.vector, before), before, as_of,
