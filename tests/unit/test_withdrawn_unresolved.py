@@ -139,3 +139,56 @@ def test_a_probe_read_turn_the_ingest_drew_a_retraction_from_is_bound_by_its_slo
     assert set(found) == {"plan"} and found["plan"].family is None  # the probe read it
     elsewhere = FactRecord(edge=retraction.edge.model_copy(update={"retracts": ("trip.skye",)}))
     assert _given_up(boat, off, facts=[elsewhere]) == {}
+
+
+def test_another_partys_cancelling_or_a_filler_slot_withdraws_no_plan() -> None:
+    # Review r18 H2: ordinary chat the ingest's marker misread. The airline's act, not the
+    # user's (the user rebooked), and a key made of filler words ("project.new_ones",
+    # "project.put" from cabinets scrapped for new ones) name no plan of the user's.
+    rome = _candidate("plan", THEN, PLAN, text="I'm flying to Rome on the 14th for the conference")
+    airline = _candidate(
+        "off",
+        LATER,
+        UNREAD,
+        drawn=("off#0",),
+        text="The airline cancelled my flight to Rome, so I rebooked for Tuesday.",
+    )
+    flight = FactRecord(edge=_retraction().edge.model_copy(update={"retracts": ("flight.rome",)}))
+    assert _given_up(rome, airline, facts=[flight]) == {}
+    # Said as the user's own act, the same retraction withdraws the plan.
+    own = _candidate(
+        "off",
+        LATER,
+        UNREAD,
+        drawn=("off#0",),
+        text="We cancelled the flight to Rome, the conference is online now.",
+    )
+    assert set(_given_up(rome, own, facts=[flight])) == {"plan"}
+    kitchen = _candidate(
+        "plan",
+        THEN,
+        PLAN,
+        text="We started renovating the kitchen, the new floor goes in next month",
+    )
+    cabinets = _candidate(
+        "off",
+        LATER,
+        UNREAD,
+        drawn=("off#0",),
+        text="We scrapped the old kitchen cabinets and put in new ones.",
+    )
+    filler = FactRecord(edge=_retraction().edge.model_copy(
+        update={"retracts": ("project.new_ones", "project.put")}
+    ))  # fmt: skip
+    assert _given_up(kitchen, cabinets, facts=[filler]) == {}
+
+
+def test_whose_act_a_withdrawal_word_is() -> None:
+    from workers.extraction.own_withdrawal import users_own_marker
+
+    for own in ("We cancelled the trip.", "scrapped the boat plan", "The trip is cancelled.",
+                "the boat plan is dead", "The gig got cancelled"):  # fmt: skip
+        assert users_own_marker(own), own
+    for other in ("The airline cancelled my flight, so I rebooked.",
+                  "my boss cancelled the offsite"):  # fmt: skip
+        assert not users_own_marker(other), other

@@ -239,6 +239,32 @@ def not_the_users(text: str) -> bool:
     return False
 
 
+def users_own_marker(text: str) -> bool:
+    """Whether a withdrawal word of the turn is the user's own act or verdict: a cancelling
+    verb whose subject is the user ("we cancelled the trip", "scrapped the boat plan") or a
+    verdict on the plan ("the boat plan is dead"). "The airline cancelled my flight, so I
+    rebooked" has the marker's word but another's act: the user's plan stands (review r18 H2)."""
+    for s in sentences(text):
+        acts = {m.start(): m for m in _CANCEL_VERB.finditer(s)}
+        if any(subject_is_user(s, at) for at in acts):
+            return True
+        # A verdict that is no other's act: "cancelled" after a subject ("the airline
+        # cancelled …") is that subject's verb, not a verdict on the plan.
+        if any(
+            m.start() not in acts or _COPULA_BEFORE.search(s, 0, m.start())
+            for m in _VERDICT_WORD.finditer(s)
+        ):
+            return True
+    return False
+
+
+#: A copula right before a verdict word makes it one ("the trip is cancelled", "got axed").
+_COPULA_BEFORE = re.compile(
+    r"\b(?:is|was|are|were|be|been|being|'s|got|gets|getting)\s+(?:now\s+|just\s+|all\s+)?$",
+    _I,
+)
+
+
 def _clause_of(sentence: str, start: int) -> str:
     """The clause of `sentence` that holds position `start`."""
     cuts = [m.end() for m in _CLAUSE_START.finditer(sentence[:start])]

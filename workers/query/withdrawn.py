@@ -68,7 +68,13 @@ from schemas.events import EdgeEvent
 from schemas.policy import WithdrawnPolicy
 from schemas.records import FactRecord
 from workers.extraction.dismissal import dismissals, topic_words
-from workers.extraction.own_withdrawal import asserts, not_the_users, weighed
+from workers.extraction.own_withdrawal import (
+    asserts,
+    denies_withdrawal,
+    not_the_users,
+    users_own_marker,
+    weighed,
+)
 from workers.ports import Hit
 from workers.query.candidates import MergedCandidate
 from workers.query.pressed_values import mentioned_as_of
@@ -182,9 +188,17 @@ def _withdrawals(
             continue
         p = probability(m.vector)
         reading = _own_reading(edge.text, p, rule)
-        if reading is None and rule.unresolved and _drew_retraction(edge, records):
+        if (
+            reading is None
+            and rule.unresolved
+            and _drew_retraction(edge, records)
+            and users_own_marker(edge.text)
+            and not denies_withdrawal(edge.text)
+        ):
             # The ingest's markers passed the own-withdrawal gate per marker (`retraction.find`):
             # a question to the assistant in another sentence of the turn does not weigh it.
+            # Read here only as the user's own act or verdict (review r18 H2: "the airline
+            # cancelled my flight, so I rebooked" drew a retraction; the plan stands).
             reading = INGEST
         if reading is not None:
             out.append((m, p, None if reading == _PROBE else reading))
@@ -205,7 +219,18 @@ def _named_words(edge: EdgeEvent, records: Records) -> frozenset[str]:
     head (a marker misread on a turn about something else names nothing the plan says)."""
     facts = [edge] if edge.retracts else [f.edge for f in records(edge.episodic_of)]
     keys = [k for f in facts for k in f.retracts]
-    return topic_words(" ".join(re.sub(r"[._]", " ", k) for k in keys))
+    return topic_words(" ".join(re.sub(r"[._]", " ", k) for k in keys)) - _NOT_NAMING
+
+
+#: Slot-key words that name nothing a plan says: the slot's kind prefix, qualifiers,
+#: pro-forms and light verbs a misread marker leaves in a key ("project.new_ones",
+#: "project.put" from "we scrapped the old cabinets and put in new ones": review r18 H2).
+_NOT_NAMING = frozenset(
+    tokenize(
+        "project plan trip pet appointment event new old one ones put get got make made take "
+        "took do did have had some thing stuff"
+    )
+)
 
 
 def _resolved(
