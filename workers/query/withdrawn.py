@@ -1,4 +1,5 @@
-"""A withdrawal the ingest left unresolved, read at query time (issue 11, AV7).
+"""A withdrawal the ingest left unresolved, read at query time (issue 11, AV7). Which window
+turns read as withdrawals, and whether the ingest resolved them: `withdrawal_turns.py`.
 
 At ingest a withdrawal becomes a retraction edge only when the markers or the trained probe
 (`workers/extraction/withdrawal.py`) find it *and* a target: a plan of the session's recent
@@ -55,11 +56,9 @@ and lifecycle annotations decide, ties by edge id.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import lru_cache
 
 import numpy as np
 
@@ -67,34 +66,33 @@ from schemas.categories import Intent
 from schemas.events import EdgeEvent
 from schemas.policy import WithdrawnPolicy
 from schemas.records import FactRecord
-from workers.extraction.dismissal import dismissals, topic_words
+from workers.extraction.dismissal import topic_words
 from workers.extraction.own_withdrawal import (
     asserts,
-    denies_withdrawal,
-    not_the_users,
-    users_own_marker,
     weighed,
 )
 from workers.ports import Hit
 from workers.query.candidates import MergedCandidate
 from workers.query.pressed_values import mentioned_as_of
+from workers.query.withdrawal_turns import (
+    INGEST,
+    Nearest,
+    Probability,
+    Records,
+    Retracted,
+    drew_retraction,
+    named_words,
+    own_withdrawal,
+    read_as_withdrawal,
+    resolved,
+    withdrawals,
+)
 from workers.text.bm25 import tokenize
+
+__all__ = ["INGEST", "INTENTS", "Retracted", "Withdrawn", "explain", "withdrawn"]
 
 #: Questions about what holds now or lies ahead: a withdrawn plan answers neither (M_q).
 INTENTS = frozenset({Intent.CURRENT, Intent.UPCOMING})
-
-#: P(withdrawal) of a stored vector (`withdrawal_probe.withdrawal_probability`).
-Probability = Callable[[np.ndarray], float]
-#: The records of these edge ids that exist.
-Records = Callable[[Sequence[str]], list[FactRecord]]
-#: The user's statements nearest a vector, told before a time, by an EXACT search (hits with
-#: their vectors): the withdrawn set must be a function of the edge set, not of an
-#: approximate index's build history (review R14, R2).
-Nearest = Callable[[np.ndarray, datetime], list[Hit]]
-#: The user's statements retracted by any retraction, nearest a vector (exact): whether the
-#: ingest resolved a withdrawal is asked of them — of what the edge set says was retracted,
-#: not of the statements nearest the withdrawal (review r18 H3).
-Retracted = Callable[[np.ndarray], list[FactRecord]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,137 +122,6 @@ class _Word:
     @property
     def edge(self) -> EdgeEvent:
         return self.hit.record.edge
-
-
-#: How `_own_reading` names a withdrawal the probe read (not a dismissal family).
-_PROBE = "probe"
-#: The family of a withdrawal the ingest's markers read but whose retraction retracted nothing.
-INGEST = "the ingest's retraction, which retracted nothing"
-
-
-def _own_reading(text: str, p: float, rule: WithdrawnPolicy) -> str | None:
-    """How a turn reads as the user's own withdrawal: `_PROBE` when the probe's probability `p`
-    reaches the threshold and it is the user's own (`own_withdrawal`), else the family of an
-    asserted dismissal (`dismissal.py`), else None."""
-    if p >= rule.threshold and not not_the_users(text):
-        return _PROBE
-    return _dismissal(text, rule)
-
-
-def _own_withdrawal(text: str, vector: np.ndarray, probability: Probability,
-                    rule: WithdrawnPolicy) -> bool:  # fmt: skip
-    """Whether the turn reads as the user's own withdrawal (`_own_reading`)."""
-    return _own_reading(text, probability(vector), rule) is not None
-
-
-def _dismissal(text: str, rule: WithdrawnPolicy) -> str | None:
-    """The family of the turn's first asserted dismissal, if the rule reads them."""
-    return _first_family(text) if rule.dismissals else None
-
-
-@lru_cache(maxsize=4096)
-def _first_family(text: str) -> str | None:
-    """`dismissals(text)`'s first family: a pure function of the text, read for every window
-    raw turn and target hit of every query, so kept for the texts seen recently."""
-    found = dismissals(text)
-    return found[0].family if found else None
-
-
-def _read_as_withdrawal(text: str, vector: np.ndarray, probability: Probability,
-                        rule: WithdrawnPolicy) -> bool:  # fmt: skip
-    """An earlier turn a target or another telling of the plan must not be: the probe reads
-    it as a withdrawal, or it asserts a dismissal (a repeat gives nothing new up)."""
-    return probability(vector) >= rule.threshold or _dismissal(text, rule) is not None
-
-
-def _withdrawals(
-    window: Sequence[MergedCandidate], as_of: datetime, probability: Probability,
-    rule: WithdrawnPolicy, records: Records,
-) -> list[tuple[MergedCandidate, float, str | None]]:  # fmt: skip
-    """The window's raw turns that read as the user's own withdrawal, oldest first (ties by
-    edge id): the probe, and the gate the ingest's markers and probe share (B4, B5); else an
-    asserted dismissal (`dismissal.py`, with its family: its target must share a word); else
-    a turn the ingest drew a retraction from (`INGEST`: its markers read it; a target must
-    share a word too, `_resolved` decides whether the ingest's own target stands)."""
-    out: list[tuple[MergedCandidate, float, str | None]] = []
-    for m in window:
-        edge = m.record.edge
-        if m.vector is None or edge.ingest_time > as_of:
-            continue
-        if not edge.episodic:
-            # A retraction fact stands for its turn when the turn itself ranks lower.
-            if rule.unresolved and edge.retracts:
-                out.append((m, 0.0, INGEST))
-            continue
-        p = probability(m.vector)
-        reading = _own_reading(edge.text, p, rule)
-        if (
-            reading is None
-            and rule.unresolved
-            and _drew_retraction(edge, records)
-            and users_own_marker(edge.text)
-            and not denies_withdrawal(edge.text)
-        ):
-            # The ingest's markers passed the own-withdrawal gate per marker (`retraction.find`):
-            # a question to the assistant in another sentence of the turn does not weigh it.
-            # Read here only as the user's own act or verdict (review r18 H2: "the airline
-            # cancelled my flight, so I rebooked" drew a retraction; the plan stands).
-            reading = INGEST
-        if reading is not None:
-            out.append((m, p, None if reading == _PROBE else reading))
-    return sorted(out, key=lambda x: (x[0].record.edge.ingest_time, x[0].record.edge_id))
-
-
-def _drew_retraction(edge: EdgeEvent, records: Records) -> bool:
-    """Whether the ingest drew a retraction from the turn (one of its facts retracts a slot),
-    or the edge is that retraction."""
-    return bool(edge.retracts) or (
-        bool(edge.episodic_of) and any(f.edge.retracts for f in records(edge.episodic_of))
-    )
-
-
-def _named_words(edge: EdgeEvent, records: Records) -> frozenset[str]:
-    """The content words of the slots the ingest's retraction names ("project.loft_conversion"
-    → loft, conversion): a target must say one, as retargeting's target must say the slot's
-    head (a marker misread on a turn about something else names nothing the plan says)."""
-    facts = [edge] if edge.retracts else [f.edge for f in records(edge.episodic_of)]
-    keys = [k for f in facts for k in f.retracts]
-    return topic_words(" ".join(re.sub(r"[._]", " ", k) for k in keys)) - _NOT_NAMING
-
-
-#: Slot-key words that name nothing a plan says: the slot's kind prefix, qualifiers,
-#: pro-forms and light verbs a misread marker leaves in a key ("project.new_ones",
-#: "project.put" from "we scrapped the old cabinets and put in new ones": review r18 H2).
-_NOT_NAMING = frozenset(
-    tokenize(
-        "project plan trip pet appointment event new old one ones put get got make made take "
-        "took do did have had some thing stuff"
-    )
-)
-
-
-def _resolved(
-    withdrawal: MergedCandidate, records: Records, retracted: Retracted, rule: WithdrawnPolicy
-) -> bool:
-    """Whether the ingest resolved the withdrawal: it drew a retraction from the turn, and
-    that retraction retracted a statement. A retraction whose named slot nobody filled and
-    that retargeting (`workers/lifecycle/retargeting.py`) found no edge for — the plan told in
-    other words than the slot's head, "converting the X" withdrawn as "the X conversion" —
-    retracted nothing: the plan stays current unless read here (§3.3, A.9: a retracted plan's
-    M_q is 0). Asked of the user's retracted statements (`retracted`), whatever their cosine
-    to the withdrawal (retargeting reaches its target by slot key or head word): a function
-    of the edge set (review r18 H3, L2)."""
-    edge = withdrawal.record.edge
-    if not _drew_retraction(edge, records):
-        return False
-    if not rule.unresolved:
-        return True
-    assert withdrawal.vector is not None
-    facts = (
-        {edge.edge_id} if edge.retracts
-        else {f.edge_id for f in records(edge.episodic_of) if f.edge.retracts}
-    )  # fmt: skip
-    return any(r.lifecycle.retracted_by in facts for r in retracted(withdrawal.vector))
 
 
 def _live_assertion(
@@ -299,7 +166,7 @@ def _target(
             or edge.ingest_time >= before
             or turns.intersection(edge.source_turns)
             or not _live_assertion(hit.record, as_of, rule)
-            or _read_as_withdrawal(edge.text, np.asarray(hit.dense), probability, rule)
+            or read_as_withdrawal(edge.text, np.asarray(hit.dense), probability, rule)
             or (bound is not None and not bound.intersection(tokenize(edge.text)))
         ):
             continue
@@ -354,7 +221,7 @@ def _taken_back(
     if not later:
         return False
     newest = later[-1]
-    return not _own_withdrawal(newest.edge.text, np.asarray(newest.hit.dense), probability, rule)
+    return not own_withdrawal(newest.edge.text, np.asarray(newest.hit.dense), probability, rule)
 
 
 def _plan(
@@ -369,7 +236,7 @@ def _plan(
         w for w in words
         if w.edge.edge_id != target.edge_id and w.edge.ingest_time < before
         and w.to_target >= rule.same_plan_cosine and w.hit.dense is not None
-        and not _read_as_withdrawal(w.edge.text, np.asarray(w.hit.dense), probability, rule)
+        and not read_as_withdrawal(w.edge.text, np.asarray(w.hit.dense), probability, rule)
     ]  # fmt: skip
     return [_Word(target, 1.0), *others]
 
@@ -391,18 +258,18 @@ def withdrawn(
         return {}
     out: dict[str, Withdrawn] = {}
     gap = timedelta(hours=rule.min_gap_hours)
-    for withdrawal, p, family in _withdrawals(window, as_of, probability, rule, records):
+    for withdrawal, p, family in withdrawals(window, as_of, probability, rule, records):
         edge = withdrawal.record.edge
         assert withdrawal.vector is not None
-        if _resolved(withdrawal, records, retracted, rule):
+        if resolved(withdrawal, records, retracted, rule):
             continue  # the ingest resolved this one
         before = edge.ingest_time - gap
         # The targets among the statements told before it (later ones crowd out none): a
         # turn the ingest drew a retraction from names its slot, whichever reading found it
         # (review r18 H3); a dismissal names its topic …
         bound = (
-            _named_words(edge, records)
-            if family == INGEST or (family is None and _drew_retraction(edge, records))
+            named_words(edge, records)
+            if family == INGEST or (family is None and drew_retraction(edge, records))
             else None if family is None
             else topic_words(edge.text)
         )  # fmt: skip
