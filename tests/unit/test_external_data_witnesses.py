@@ -20,6 +20,7 @@ from workers.embedding.hashing import HashingEmbedder
 from workers.lifecycle.compaction import archivable_from
 from workers.lifecycle.rules import resolve_slot
 from workers.lifecycle.service import LifecycleService
+from workers.query import tiers
 from workers.query.candidates import to_candidate
 from workers.query.explain import reasons
 from workers.query.lexical import user_query_terms
@@ -306,7 +307,7 @@ def test_without_the_intent_evidence_the_routed_category_alone_leads(
     """The same question with the preferred-state rule switched off: the routed hobbies
     lead and the former workplace is not first (the witness of the test above)."""
     monkeypatch.setattr(
-        QueryService, "_preferred", lambda self, merged, intent: np.zeros(len(merged), bool)
+        tiers, "_preferred", lambda policy, merged, intent: np.zeros(len(merged), bool)
     )
     service = QueryService(_mila(), EMBEDDER, POLICY, _Router(C.HOBBIES_RECREATION))
     request = QueryRequest(
