@@ -32,6 +32,7 @@ from workers.extraction.clauses import (
     subject_is_user,
     tentative,
 )
+from workers.extraction.lexicon import words
 
 _I = re.IGNORECASE
 
@@ -104,53 +105,11 @@ def weighed(text: str) -> bool:
 #: Words a chat sentence of greeting, thanks, reaction or filler is made of ("Hi!", "Thanks so
 #: much!", "Ugh.", "Or not.", "Ok cool."): such a sentence states nothing (review r18 M1).
 _INTERJECTION = frozenset(
-    {
-        "hi",
-        "hey",
-        "hello",
-        "hiya",
-        "morning",
-        "evening",
-        "good",
-        "thanks",
-        "thank",
-        "you",
-        "so",
-        "much",
-        "very",
-        "ok",
-        "okay",
-        "k",
-        "cool",
-        "great",
-        "nice",
-        "ugh",
-        "argh",
-        "meh",
-        "lol",
-        "haha",
-        "hmm",
-        "hm",
-        "oh",
-        "ah",
-        "wow",
-        "yes",
-        "yeah",
-        "yep",
-        "no",
-        "nope",
-        "nah",
-        "or",
-        "not",
-        "well",
-        "right",
-        "sure",
-        "anyway",
-        "bye",
-        "cheers",
-        "please",
-        "sorry",
-    }
+    words(
+        "hi hey hello hiya morning evening good thanks thank you so much very ok okay k cool "
+        "great nice ugh argh meh lol haha hmm hm oh ah wow yes yeah yep no nope nah or not well "
+        "right sure anyway bye cheers please sorry"
+    )
 )
 _WORD = re.compile(r"[a-z']+")
 
@@ -158,8 +117,8 @@ _WORD = re.compile(r"[a-z']+")
 def _states_something(sentence: str) -> bool:
     """Whether a sentence has the words to state something: at least two ("Quit smoking."),
     not all of them greeting, thanks, reaction or filler (`_INTERJECTION`)."""
-    words = _WORD.findall(sentence.lower())
-    return len(words) >= 2 and not all(w in _INTERJECTION for w in words)
+    tokens = _WORD.findall(sentence.lower())
+    return len(tokens) >= 2 and not all(t in _INTERJECTION for t in tokens)
 
 
 def asserts(text: str) -> bool:
@@ -239,13 +198,20 @@ def not_the_users(text: str) -> bool:
     return False
 
 
+#: A copula right before a verdict word makes it one ("the trip is cancelled", "got axed").
+_COPULA_BEFORE = re.compile(
+    r"\b(?:is|was|are|were|be|been|being|'s|got|gets|getting)\s+(?:now\s+|just\s+|all\s+)?$",
+    _I,
+)
+
+
 def users_own_marker(text: str) -> bool:
     """Whether a withdrawal word of the turn is the user's own act or verdict: a cancelling
     verb whose subject is the user ("we cancelled the trip", "scrapped the boat plan") or a
     verdict on the plan ("the boat plan is dead"). "The airline cancelled my flight, so I
     rebooked" has the marker's word but another's act: the user's plan stands (review r18 H2)."""
     for s in sentences(text):
-        acts = {m.start(): m for m in _CANCEL_VERB.finditer(s)}
+        acts = {m.start() for m in _CANCEL_VERB.finditer(s)}
         if any(subject_is_user(s, at) for at in acts):
             return True
         # A verdict that is no other's act: "cancelled" after a subject ("the airline
@@ -256,13 +222,6 @@ def users_own_marker(text: str) -> bool:
         ):
             return True
     return False
-
-
-#: A copula right before a verdict word makes it one ("the trip is cancelled", "got axed").
-_COPULA_BEFORE = re.compile(
-    r"\b(?:is|was|are|were|be|been|being|'s|got|gets|getting)\s+(?:now\s+|just\s+|all\s+)?$",
-    _I,
-)
 
 
 def _clause_of(sentence: str, start: int) -> str:

@@ -214,10 +214,13 @@ class WindowRules:
             hits = self._vectors.search_dense(user, vector, _RETRACTED_READ, flt, exact=True)
             return [h.record for h in hits]
 
+        # A withdrawal's drawn facts are asked for by its reading, its resolution and its
+        # bound: read from the store once (review r18 L1).
+        read: dict[str, FactRecord] = {}
         window = [merged[i] for i in ranked[: self._policy.latest_value.window]]
         return withdrawn.withdrawn(
             intent, window, as_of, rule, lambda v: withdrawal_probability(probe, v),
-            lambda ids: self._vectors.get(user, list(ids)), nearest, retracted,
+            lambda ids: list(self._read(user, list(ids), read).values()), nearest, retracted,
         )  # fmt: skip
 
     def moved_down(
