@@ -9,7 +9,7 @@ event before the question and an upcoming one after it (Table 29, A.13), a past-
 of them later committed, a number asked for is numeric and newer number-less remarks keep it
 (A.7.1), and an order for others is another slot (A.7.2). heldout7 is a validation set since round
 14, heldout8 since round 15, heldout9 since round 16, heldout10 since round 18, heldout11 since
-round 19; heldout12 and heldout13 stay SEALED. The checks it shares with the other written tellings
+round 19, heldout12 since round 20; heldout13 stays SEALED. The checks it shares with the other written tellings
 are parametrized in test_paper_turns_heldout3.py and test_paper_turns_written_sets.py, the rule
 checks in paper_turns_gold_rules.py. None of these runs the product: they check the set, not what
 the product makes of it."""
