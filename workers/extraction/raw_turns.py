@@ -102,10 +102,11 @@ CLOCK_TIME_EVENTS = True
 #: A calendar day in a date's words: a day number beside a month or a weekday ("Monday 21
 #: July", "21/07", "the 21st of July"). With a clock time it is one booking even in a turn
 #: that says the kind of thing recurs ("the annual check-up: Monday 21 July, 16:30").
+_DAY_NUMBER = r"\d{1,2}(?:st|nd|rd|th)?"
 _CALENDAR_DAY = re.compile(
-    r"\b\d{1,2}(?:st|nd|rd|th)?(?: of)?[ ,]+(?:%s)\b" % MONTH_NAMES
-    + r"|\b(?:%s)[ ,]+(?:the )?\d{1,2}(?:st|nd|rd|th)?\b" % (MONTH_NAMES + "|" + WEEKDAY_NAMES)
-    + r"|\b\d{1,2}/\d{1,2}\b|\b\d{4}-\d{2}-\d{2}\b"
+    rf"\b{_DAY_NUMBER}(?: of)?[ ,]+(?:{MONTH_NAMES})\b"
+    rf"|\b(?:{MONTH_NAMES}|{WEEKDAY_NAMES})[ ,]+(?:the )?{_DAY_NUMBER}\b"
+    r"|\b\d{1,2}/\d{1,2}\b|\b\d{4}-\d{2}-\d{2}\b"
 )
 
 
