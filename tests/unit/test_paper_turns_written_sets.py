@@ -6,6 +6,7 @@ ways, and a typo in a label is an error, never a question that passes whatever i
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections import defaultdict
 from pathlib import Path
@@ -116,3 +117,15 @@ def test_an_absent_question_without_a_stale_label_is_an_error(directory: Path) -
     question["stale"] = []
     with pytest.raises(CaseError):
         parse(name, {**doc, "question": [question]})
+
+
+@each_set
+def test_no_gold_value_keeps_an_unfilled_template(directory: Path) -> None:
+    """A gold fact's value is words the user said, never a writer's script's placeholder: the
+    heldout13 audit (round 20) found 13 values still holding "{E}", which made two bookings of
+    one slot the same value (A.7.4 tells them apart by their event times)."""
+    from bench.paper_cases_data import load_suite
+
+    told = load_suite(directory / "gold")
+    unfilled = [e["edge_id"] for e in told.edges if re.search(r"\{\w*\}", str(e.get("value")))]
+    assert unfilled == []
