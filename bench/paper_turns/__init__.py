@@ -24,6 +24,8 @@ registers no earlier telling used, sealed through round 18 and a validation set 
 or of `heldout12/` (a thirteenth telling written the same way by a tenth outsider, in
 registers no earlier telling used, sealed through round 19 and a validation set since)
 or of `heldout13/` (a fourteenth, sealed telling written the same way by an eleventh outsider, in
+registers no earlier telling used, kept for a later honest measurement; audited in round 20)
+or of `heldout14/` (a fifteenth, sealed telling written the same way by a twelfth outsider, in
 registers no earlier telling used, kept for a later honest measurement; audit pending)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
@@ -61,6 +63,7 @@ SEALED = {
         "heldout11",
         "heldout12",
         "heldout13",
+        "heldout14",
     )
 }
 
