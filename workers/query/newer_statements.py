@@ -107,8 +107,14 @@ _NOT_NOUN = (
     r"(?!(?:is|was|does|has|goes|makes|means|seems|gets|happens|keeps|helps|brings|his|this"
     r"|its|hers|ours|yours|theirs)\b)"
 )
+#: "each year", "every morning": a frequency, not a set (round 20: "how much does she pay
+#: for insurance each year?" asks one amount).
+_PERIOD = (
+    r"(?!\s+(?:day|night|morning|afternoon|evening|week|weekend|month|year|season|time|hour"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b)"
+)
 MANY = re.compile(
-    r"\b(?:all|every|list|names|each)\b"
+    rf"\b(?:all|list|names)\b|\b(?:every|each)\b{_PERIOD}"
     r"|\b(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?"
     rf"(?:(?!{_VERB})[\w+-]+\s+)?{_NOT_NOUN}[a-z]+[^su\W]s\b",
     re.I,
