@@ -164,6 +164,16 @@ _CLAUSE = re.compile(r"[^.!?\n,;:()—–]+[.!?]*")
 #: An amount of money (the extractor's money family) and the number and currency in it.
 _AMOUNT = re.compile(AMOUNT, re.I)
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+#: The period after an amount: "a month", "per year", "/wk", "for the year", "monthly".
+_PERIOD_AFTER = re.compile(
+    r"\s*(?:(?:a|an|per|each|every|for the|/)\s*(year|yr|annum|month|mo|week|wk|day|night)\b"
+    r"|(yearly|annually|monthly|weekly|daily|nightly)\b)",
+    re.I,
+)
+_PERIOD_OF = {
+    "yr": "year", "annum": "year", "yearly": "year", "annually": "year", "mo": "month",
+    "monthly": "month", "wk": "week", "weekly": "week", "daily": "day", "nightly": "night",
+}  # fmt: skip
 #: A currency's words as its sign, so that "$1,200" and "1,100 dollars" compare.
 _SYMBOL_OF = {
     **dict.fromkeys(("dollars", "bucks", "usd", "us$"), "$"),
@@ -219,27 +229,32 @@ def _marked(newer: MergedCandidate, rule: NewerStatementsPolicy) -> bool:
     return rule.turn_says_now and edge.episodic and says_now(edge.text)
 
 
-def _amounts(text: str) -> dict[str, set[float]]:
-    """Currency → the numbers of the amounts a text states in it ("£327.40" → {"£": {327.4}})."""
-    out: dict[str, set[float]] = {}
+def _amounts(text: str) -> dict[tuple[str, str], set[float]]:
+    """(currency, period) → the numbers of the recurring amounts a text states ("£327.40 for
+    the year" → {("£", "year"): {327.4}}); an amount without a period is left out."""
+    out: dict[tuple[str, str], set[float]] = {}
     for found in _AMOUNT.finditer(text):
         number = _NUMBER.search(found.group(0))
-        if number is None:
+        period = _PERIOD_AFTER.match(text, found.end())
+        if number is None or period is None:
             continue
         currency = _CURRENCY_MARK.sub("", found.group(0)).strip().lower() or "?"
         currency = _SYMBOL_OF.get(currency, currency)
-        out.setdefault(currency, set()).add(float(number.group(0).replace(",", "")))
+        unit = next(u for u in period.groups() if u is not None).lower()
+        key = (currency, _PERIOD_OF.get(unit, unit))
+        out.setdefault(key, set()).add(float(number.group(0).replace(",", "")))
     return out
 
 
 def restates_amount(old_text: str, new_text: str) -> bool:
-    """Whether the newer text states an amount in a currency the older one states one in,
-    and a number the older one does not state in it: the value restated (A.7.1 — the newer
-    number replaces the older; a remark without a number keeps it)."""
+    """Whether the newer text states a recurring amount in the currency and per the period of
+    one the older states, with another number: the price, premium, rent or pay restated
+    (A.7.1 — the newer number replaces the older; a remark without a number keeps it). A
+    one-off amount ("bought shoes for ₺1,440") restates no price: the period is what ties
+    two amounts to one thing (generator train half: one-off purchases pressed a gym fee)."""
     old = _amounts(old_text)
     return any(
-        currency in old and not numbers <= old[currency]
-        for currency, numbers in _amounts(new_text).items()
+        key in old and not numbers <= old[key] for key, numbers in _amounts(new_text).items()
     )
 
 
