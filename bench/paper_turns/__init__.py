@@ -26,7 +26,7 @@ registers no earlier telling used, sealed through round 19 and a validation set 
 or of `heldout13/` (a fourteenth, sealed telling written the same way by an eleventh outsider, in
 registers no earlier telling used, kept for a later honest measurement; audited in round 20)
 or of `heldout14/` (a fifteenth, sealed telling written the same way by a twelfth outsider, in
-registers no earlier telling used, kept for a later honest measurement; audit pending)
+registers no earlier telling used, kept for a later honest measurement; audited in round 20)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
 top 10, stale in the top 5).
