@@ -200,8 +200,9 @@ def register(
         "heldout9 (a tenth telling, a validation set since round 16), heldout10 (an eleventh "
         "telling, a validation set since round 18), heldout11 (a twelfth telling, a validation "
         "set since round 19), "
-        "heldout12 (a thirteenth, sealed telling), heldout13 (a fourteenth, sealed telling) or a "
-        "directory of case files",
+        "heldout12 (a thirteenth telling, a validation set since round 20), heldout13 (a "
+        "fourteenth, sealed telling), heldout14 (a fifteenth, sealed telling) or a directory of "
+        "case files",
     )
     b.add_argument("--extractor", choices=("rules", "llm"), default="rules")
     b.add_argument("--json", action="store_true")

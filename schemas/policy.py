@@ -234,6 +234,9 @@ class NewerStatementsPolicy(BaseModel):
     #: itself in the present, a newer raw turn still presses (every other gate kept) when the
     #: question asks for one value, not a set (`newer_statements.asks_for_many`: AV5).
     unmarked_single_value: bool = False
+    #: A newer turn that restates an amount of the older one's currency with another number
+    #: presses it whatever its σ (A.7.1: the newer number replaces; round 20, AV8).
+    restated_amount: bool = False
 
 
 class BracketedVersionsPolicy(BaseModel):

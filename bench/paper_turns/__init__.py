@@ -21,10 +21,12 @@ or of `heldout10/` (an eleventh telling written the same way by an eighth outsid
 registers no earlier telling used, sealed through round 17 and a validation set since)
 or of `heldout11/` (a twelfth telling written the same way by a ninth outsider, in
 registers no earlier telling used, sealed through round 18 and a validation set since)
-or of `heldout12/` (a thirteenth, sealed telling written the same way by a tenth outsider, in
-registers no earlier telling used, kept for a later honest measurement; audited in round 18)
+or of `heldout12/` (a thirteenth telling written the same way by a tenth outsider, in
+registers no earlier telling used, sealed through round 19 and a validation set since)
 or of `heldout13/` (a fourteenth, sealed telling written the same way by an eleventh outsider, in
-registers no earlier telling used, kept for a later honest measurement; audit pending)
+registers no earlier telling used, kept for a later honest measurement; audited in round 20)
+or of `heldout14/` (a fifteenth, sealed telling written the same way by a twelfth outsider, in
+registers no earlier telling used, kept for a later honest measurement; audited in round 20)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
 top 10, stale in the top 5).
@@ -61,6 +63,7 @@ SEALED = {
         "heldout11",
         "heldout12",
         "heldout13",
+        "heldout14",
     )
 }
 

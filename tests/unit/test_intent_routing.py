@@ -30,6 +30,10 @@ C = Category
         ("Is he still seeing Sam?", Intent.CURRENT),
         ("What does she eat these days?", Intent.CURRENT),
         ("What did she use to drink in the morning?", Intent.HISTORICAL),
+        ("Where didn't he use to go?", Intent.HISTORICAL),
+        # "use to" after a present auxiliary is "use (a thing) to": the present (round 20).
+        ("What does he use to get around now?", Intent.CURRENT),
+        ("Which app do I use to track my runs?", Intent.CURRENT),
         ("Where did he work before the startup?", Intent.HISTORICAL),
         ("What was her previous job?", Intent.HISTORICAL),
         ("Which city did they move from?", Intent.HISTORICAL),

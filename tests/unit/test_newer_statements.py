@@ -252,3 +252,40 @@ def test_only_under_the_embedder_its_cosine_threshold_was_chosen_on(
     test_the_ranking_does_not_depend_on_delivery_order,
     test_forgetting_an_edge_ends_where_never_telling_it_does,
 ) = ranking_properties(STREAM, QUESTION, ON, NOW)
+
+
+def test_a_newer_turn_restating_the_amount_presses_however_it_matches_the_question() -> None:
+    """A.7.1: the newer number replaces the older. A renewal worded unlike the question (σ
+    lower) still leads when it states the older amount's currency with another number; a
+    later remark without a number, or with the same number, or in another currency, does not
+    (round 20, AV8)."""
+    asked = "how much is my car insurance a year?"
+    old = _candidate("old", THEN, ABOUT, text="renewed the car insurance, £412.50 for the year")
+    weaker = {"sigma": 0.4}
+    new = _candidate("new", LATER, ABOUT_TOO, **weaker, text="renewal letter came: £455 a year")
+    assert _demoted(old, new, question=asked) == {"old"}
+    why = newer_statements.explain(newer_statements.demotions(
+        Intent.CURRENT, asked, [old, new], NOW, RULE, DEMOTE_TO)["old"])  # fmt: skip
+    assert "restates the amount" in why
+    for text in ("renewal letter came, ugh", "renewal letter: £412.50 again", "paid $455"):
+        assert _demoted(old, _candidate("new", LATER, ABOUT_TOO, **weaker, text=text),
+                        question=asked) == set()  # fmt: skip
+    off = RULE.model_copy(update={"restated_amount": False})
+    assert _demoted(old, new, question=asked, rule=off) == set()
+    # Other gates hold: a newer amount about something else presses nothing.
+    elsewhere = _candidate("new", LATER, ELSE, **weaker, text="the dentist charged me £455")
+    assert _demoted(old, elsewhere, question=asked) == set()
+
+
+def test_an_amount_is_its_currency_period_and_number() -> None:
+    """A recurring amount — currency and period — ties two statements to one price; a one-off
+    amount ("bought shoes for …") restates none (round 20: on the generator's train half
+    one-off purchases pressed the gym fee)."""
+    assert newer_statements.restates_amount("rent is $1,200 a month", "now 1,350 dollars/month")
+    assert newer_statements.restates_amount("the gym is ₺1,960 monthly", "up to ₺2,060 a month")
+    assert not newer_statements.restates_amount(
+        "rent is $1,200 a month", "still 1200 bucks a month"
+    )
+    assert not newer_statements.restates_amount("rent is $1,200 a month", "$1,350 a year")
+    assert not newer_statements.restates_amount("the gym is ₺2,450 a month", "shoes for ₺8,120")
+    assert not newer_statements.restates_amount("rent is $1,200 a month", "it's 30 minutes away")

@@ -92,6 +92,11 @@ def test_only_current_questions() -> None:
         ("How much is my rent?", False),
         ("Where does Ola live?", False),
         ("What is this about?", False),
+        # A frequency is no set: one amount, one habit (round 20).
+        ("How much does she pay for insurance each year?", False),
+        ("What does he eat every morning?", False),
+        ("Name each of her kids", True),
+        ("Which cats has every neighbour got?", True),
     ],
 )
 def test_what_asks_for_a_set(question: str, many: bool) -> None:

@@ -257,3 +257,32 @@ def test_a_heading_with_the_day_told_is_no_appointment_a_year_ahead() -> None:
     # Another day named with an hour is still one (SAID is 1 March).
     (ahead,) = with_raw_meaning(raw_turn("the reunion is on 8 Mar at 7pm"), [second])
     assert ahead.event_time == datetime(2025, 3, 8, 19, tzinfo=UTC)
+
+
+def test_a_dated_log_line_heads_the_appointment_it_books() -> None:
+    """A log line's dated heading (an ISO date the future preference cannot move) says when
+    the line was written; the booking is the later date of the turn (round 20, AV2). A past
+    date inside a sentence still answers: the turn is about it, nothing is booked."""
+    second = verdict(kind=Category.IDENTITY_SELF_CONCEPT)
+    second.kind_scores[Category.OBLIGATIONS] = 0.48  # type: ignore[index]
+    logged = "2025-02-27: booked the boiler service: Thursday 13 March, 09:30.\n2025-02-28: rain."
+    (booked,) = with_raw_meaning(raw_turn(logged), [second])
+    assert booked.event_time == datetime(2025, 3, 13, 9, 30, tzinfo=UTC)
+    told = "we moved in last weekend at 10am! the kids start school on Monday 10 March at 9am"
+    (moved,) = with_raw_meaning(raw_turn(told), [second])
+    assert moved.event_time is None
+
+
+def test_a_calendar_day_with_a_clock_time_is_one_booking_of_a_recurring_kind() -> None:
+    """ "The annual service, Thursday 13 March at 9:30" is one booking though the kind of thing
+    recurs; "every Thursday at 9:30" or "the annual fair at 9:30 on Thursdays" stays a routine
+    (round 20, AV2)."""
+    second = verdict(kind=Category.IDENTITY_SELF_CONCEPT)
+    second.kind_scores[Category.OBLIGATIONS] = 0.48  # type: ignore[index]
+    (booked,) = with_raw_meaning(
+        raw_turn("booked the car's annual service: Thursday 13 March, 09:30"), [second]
+    )
+    assert booked.event_time == datetime(2025, 3, 13, 9, 30, tzinfo=UTC)
+    for text in ("every Thursday at 9:30 I swim", "the annual fair opens at 9:30 on Thursdays"):
+        (routine,) = with_raw_meaning(raw_turn(text), [second])
+        assert routine.event_time is None, text

@@ -141,17 +141,38 @@ def _sentence_around(text: str, start: int, end: int) -> str:
     return text[head + 1 : min(tails) + 1 if tails else len(text)]
 
 
+def _heads_a_line(text: str, words: str) -> bool:
+    """Whether the first occurrence of `words` in `text` opens a line (only spaces or a list
+    mark before it on its line)."""
+    found = re.search(re.escape(words), text, _I)
+    if found is None:
+        return False
+    line_start = text.rfind("\n", 0, found.start()) + 1
+    return text[line_start : found.start()].strip(" \t-*•") == ""
+
+
 #: How many dates of a text are read for a pending one (`pending_date`).
 _MAX_DATES = 3
 
 
-def pending_date(text: str, at: datetime) -> DateMention | None:
+def pending_date(text: str, at: datetime, ahead: bool = False) -> DateMention | None:
     """The first date of `text` (read ahead of `at`) that names a pending event: dates that
     begin a lasting state, name a day already past or a routine's day (`no_event`) are read
-    past, up to `_MAX_DATES` of them."""
+    past, up to `_MAX_DATES` of them.
+
+    `ahead`: a date at the head of a line that still falls at or before `at` is read past
+    too — a log line's or a diary's dated heading ("2025-07-08: booked the jabs: Monday 21
+    July, 16:30", an ISO date the future preference cannot move) says when the line was
+    written, and the pending event is a later date of the same turn (round 20: dated log
+    entries, AV2). A past date inside a sentence still answers ("moved in last weekend! …
+    school on Monday" is the move, past)."""
     for _ in range(_MAX_DATES):
         mention = find_event_time(text, at, "future")
-        if mention is None or not no_event(text, mention.text):
+        if mention is None:
+            return None
+        if not no_event(text, mention.text) and not (
+            ahead and mention.when <= at and _heads_a_line(text, mention.text)
+        ):
             return mention
         found = re.search(re.escape(mention.text), text, _I)
         if found is None:

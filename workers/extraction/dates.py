@@ -44,6 +44,9 @@ _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|"
     "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
 )
+#: The month and weekday names, for other modules' patterns.
+MONTH_NAMES = _MONTHS
+WEEKDAY_NAMES = _WEEKDAYS + "|" + _WD_ABBR
 _NUM_WORDS = (
     "a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|couple of|"
     "a couple of|a few|few|several|\\d+"

@@ -44,7 +44,7 @@ from schemas.categories import Category, UpdateSemantics
 from schemas.events import EdgeEvent, normalize_slot_key, normalize_weights
 from workers.extraction.clauses import fold_apostrophes, negation_before, tentative
 from workers.extraction.date_roles import pending_date
-from workers.extraction.dates import is_bare_month
+from workers.extraction.dates import MONTH_NAMES, WEEKDAY_NAMES, is_bare_month
 from workers.extraction.prototypes import ATTRIBUTE_MARGIN, SECOND_CATEGORY, Verdict
 
 #: The categories whose facts expire with their date (paper §6 "Category-guarded (Logistical,
@@ -99,13 +99,28 @@ _CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2} ?(?:am|pm|a\.m\.|p\.m\.)|\b
 CLOCK_TIME_EVENTS = True
 
 
+#: A calendar day in a date's words: a day number beside a month or a weekday ("Monday 21
+#: July", "21/07", "the 21st of July"). With a clock time it is one booking even in a turn
+#: that says the kind of thing recurs ("the annual check-up: Monday 21 July, 16:30").
+_DAY_NUMBER = r"\d{1,2}(?:st|nd|rd|th)?"
+_CALENDAR_DAY = re.compile(
+    rf"\b{_DAY_NUMBER}(?: of)?[ ,]+(?:{MONTH_NAMES})\b"
+    rf"|\b(?:{MONTH_NAMES}|{WEEKDAY_NAMES})[ ,]+(?:the )?{_DAY_NUMBER}\b"
+    r"|\b\d{1,2}/\d{1,2}\b|\b\d{4}-\d{2}-\d{2}\b"
+)
+
+
 def timed(words: str, text: str = "") -> bool:
     """Whether the date `words` carry a clock time (`_CLOCK`) *and* a day: a time of day
-    alone ("mornings at 5:30") is a routine's, and so is a turn that says it recurs."""
+    alone ("mornings at 5:30") is a routine's, and so is a turn that says it recurs — unless
+    the words name a calendar day (`_CALENDAR_DAY`): "every Monday at 7" recurs, "the annual
+    jabs, Monday 21 July at 16:30" is one booking (round 20, AV2)."""
     lowered = words.lower()
-    if not CLOCK_TIME_EVENTS or _CLOCK.search(lowered) is None or _RECURRING.search(text.lower()):
+    if not CLOCK_TIME_EVENTS or _CLOCK.search(lowered) is None:
         return False
     day = _CLOCK.sub(" ", lowered)
+    if _RECURRING.search(text.lower()) and _CALENDAR_DAY.search(day) is None:
+        return False
     return (
         _OCCURRENCE.search(day) is not None
         or is_bare_month(day)
@@ -215,7 +230,7 @@ def with_raw_meaning(raw: Sequence[EdgeEvent], verdicts: Sequence[Verdict]) -> l
     # that may make a split turn an appointment (`timed`) — dateparser is the ingest's
     # costliest step, and most raw turns carry neither.
     if category is not None or (CLOCK_TIME_EVENTS and _CLOCK.search(edge.text.lower())):
-        mention = pending_date(edge.text, edge.ingest_time)
+        mention = pending_date(edge.text, edge.ingest_time, ahead=True)
         clock = (
             mention is not None
             and timed(mention.text, edge.text)

@@ -27,7 +27,10 @@ _CUES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         Intent.HISTORICAL,
         re.compile(
-            r"\b(used to|use to|(?:was|were|did|had)\b[^?.!]*\bbefore\b(?!\s+(?:the\s+)?\d)|"
+            # "use to" only after a past auxiliary ("what did she use to drink?"): "what does
+            # he use to get around now?" asks the present (round 20).
+            r"\b(used to|(?:did|didn't|did not)\b[^?.!]*\buse to|"
+            r"(?:was|were|did|had)\b[^?.!]*\bbefore\b(?!\s+(?:the\s+)?\d)|"
             r"before (?:switching|moving|changing|i (?:moved|switched|changed))|"
             r"previous(?:ly)?|former(?:ly)?|originally|at first|"
             r"(?:change|switch|move)[ds]? from|(?:switched|moved) from|"

@@ -66,6 +66,7 @@ import numpy as np
 
 from schemas.categories import Intent
 from schemas.policy import NewerStatementsPolicy
+from workers.extraction.patterns_money import AMOUNT
 from workers.extraction.rules import USED_TO
 from workers.query.candidates import MergedCandidate
 from workers.query.pressed_values import mentioned_as_of
@@ -106,8 +107,14 @@ _NOT_NOUN = (
     r"(?!(?:is|was|does|has|goes|makes|means|seems|gets|happens|keeps|helps|brings|his|this"
     r"|its|hers|ours|yours|theirs)\b)"
 )
+#: "each year", "every morning": a frequency, not a set (round 20: "how much does she pay
+#: for insurance each year?" asks one amount).
+_PERIOD = (
+    r"(?!\s+(?:day|night|morning|afternoon|evening|week|weekend|month|year|season|time|hour"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b)"
+)
 MANY = re.compile(
-    r"\b(?:all|every|list|names|each)\b"
+    rf"\b(?:all|list|names)\b|\b(?:every|each)\b{_PERIOD}"
     r"|\b(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?"
     rf"(?:(?!{_VERB})[\w+-]+\s+)?{_NOT_NOUN}[a-z]+[^su\W]s\b",
     re.I,
@@ -154,6 +161,29 @@ _SPACES = re.compile(r"[^\S\n]+")
 _CLAUSE = re.compile(r"[^.!?\n,;:()—–]+[.!?]*")
 
 
+#: An amount of money (the extractor's money family) and the number and currency in it.
+_AMOUNT = re.compile(AMOUNT, re.I)
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+#: The period after an amount: "a month", "per year", "/wk", "for the year", "monthly".
+_PERIOD_AFTER = re.compile(
+    r"\s*(?:(?:a|an|per|each|every|for the|/)\s*(year|yr|annum|month|mo|week|wk|day|night)\b"
+    r"|(yearly|annually|monthly|weekly|daily|nightly)\b)",
+    re.I,
+)
+_PERIOD_OF = {
+    "yr": "year", "annum": "year", "yearly": "year", "annually": "year", "mo": "month",
+    "monthly": "month", "wk": "week", "weekly": "week", "daily": "day", "nightly": "night",
+}  # fmt: skip
+#: A currency's words as its sign, so that "$1,200" and "1,100 dollars" compare.
+_SYMBOL_OF = {
+    **dict.fromkeys(("dollars", "bucks", "usd", "us$"), "$"),
+    **dict.fromkeys(("pounds", "quid", "gbp"), "£"),
+    **dict.fromkeys(("euro", "euros", "eur"), "€"),
+    **dict.fromkeys(("yen",), "¥"),
+}
+_CURRENCY_MARK = re.compile(r"\d[\d,.]*\s*(?:k|m|mil|million|thousand|grand)?\b|\s+", re.I)
+
+
 @dataclass(frozen=True, slots=True)
 class Newer:
     """A candidate about which `by`, a raw turn told later, says something newer."""
@@ -162,6 +192,9 @@ class Newer:
     cosine: float
     #: It pressed because its own words place it in the present (`turn_says_now`).
     marked: bool = False
+    #: It pressed because it restates the candidate's amount with another number
+    #: (`restated_amount`).
+    restated: bool = False
 
 
 def asks_now(question: str) -> bool:
@@ -196,6 +229,35 @@ def _marked(newer: MergedCandidate, rule: NewerStatementsPolicy) -> bool:
     return rule.turn_says_now and edge.episodic and says_now(edge.text)
 
 
+def _amounts(text: str) -> dict[tuple[str, str], set[float]]:
+    """(currency, period) → the numbers of the recurring amounts a text states ("£327.40 for
+    the year" → {("£", "year"): {327.4}}); an amount without a period is left out."""
+    out: dict[tuple[str, str], set[float]] = {}
+    for found in _AMOUNT.finditer(text):
+        number = _NUMBER.search(found.group(0))
+        period = _PERIOD_AFTER.match(text, found.end())
+        if number is None or period is None:
+            continue
+        currency = _CURRENCY_MARK.sub("", found.group(0)).strip().lower() or "?"
+        currency = _SYMBOL_OF.get(currency, currency)
+        unit = next(u for u in period.groups() if u is not None).lower()
+        key = (currency, _PERIOD_OF.get(unit, unit))
+        out.setdefault(key, set()).add(float(number.group(0).replace(",", "")))
+    return out
+
+
+def restates_amount(old_text: str, new_text: str) -> bool:
+    """Whether the newer text states a recurring amount in the currency and per the period of
+    one the older states, with another number: the price, premium, rent or pay restated
+    (A.7.1 — the newer number replaces the older; a remark without a number keeps it). A
+    one-off amount ("bought shoes for ₺1,440") restates no price: the period is what ties
+    two amounts to one thing (generator train half: one-off purchases pressed a gym fee)."""
+    old = _amounts(old_text)
+    return any(
+        key in old and not numbers <= old[key] for key, numbers in _amounts(new_text).items()
+    )
+
+
 def _presses(
     older: MergedCandidate,
     newer: MergedCandidate,
@@ -205,16 +267,22 @@ def _presses(
     question_now: bool,
     question_many: bool = False,
     marked: bool = False,
-) -> tuple[float, bool] | None:
-    """(cosine, whether the newer turn's own present-time words made it press) when `newer`
-    presses `older`, else None. `question_now`: the question's words place it in the present
-    (or `explicit_now` is off). `marked`: the newer turn says it holds now (`_marked`)."""
+) -> tuple[float, bool, bool] | None:
+    """(cosine, whether the newer turn's own present-time words made it press, whether its
+    restated amount did) when `newer` presses `older`, else None. `question_now`: the
+    question's words place it in the present (or `explicit_now` is off). `marked`: the newer
+    turn says it holds now (`_marked`)."""
     old, new = older.record.edge, newer.record.edge
     unmarked = not marked and not question_now
     if unmarked and (not rule.unmarked_single_value or question_many):
         return None
+    restated = False
     if not marked and newer.sigma < older.sigma - rule.sigma_margin:
-        return None
+        # The user gave the amount anew: the newer number leads however its words match
+        # the question (round 20, AV8: a renewal's new premium worded unlike the question).
+        restated = rule.restated_amount and restates_amount(old.text, new.text)
+        if not restated:
+            return None
     if (
         not new.episodic
         or older.vector is None
@@ -227,7 +295,7 @@ def _presses(
     ):
         return None
     cosine = float(np.dot(older.vector, newer.vector))
-    return (cosine, marked) if cosine >= rule.min_cosine else None
+    return (cosine, marked, restated) if cosine >= rule.min_cosine else None
 
 
 def demotions(
@@ -264,15 +332,23 @@ def demotions(
             is not None
         ]  # fmt: skip
         if pressing:
-            newest, (cosine, marked) = max(
+            newest, (cosine, marked, restated) = max(
                 pressing, key=lambda p: (p[0].record.edge.ingest_time, p[0].record.edge_id)
             )
-            out[older.record.edge_id] = Newer(newest.record.edge_id, round(cosine, 2), marked)
+            out[older.record.edge_id] = Newer(
+                newest.record.edge_id, round(cosine, 2), marked, restated
+            )
     return out
 
 
 def explain(newer: Newer) -> str:
-    said = ", which says it holds now" if newer.marked else ""
+    said = (
+        ", which says it holds now"
+        if newer.marked
+        else ", which restates the amount"
+        if newer.restated
+        else ""
+    )
     return (
         f"a newer statement about what the question asks ({newer.by}, told later{said}, "
         f"cosine {newer.cosine:.2f}) leads current questions; this earlier one may be outdated"
