@@ -69,12 +69,15 @@ ABOUT_DIET = _verdict({"diet": 0.8, "none": 0.2})
 
 
 def _demoted(newer: FactRecord, newer_verdict: Verdict, *extra: FactRecord,
-             keyed: bool = True) -> set[str]:  # fmt: skip
+             keyed: bool = True,
+             turn_keys: Mapping[str, frozenset[str]] | None = None) -> set[str]:  # fmt: skip
     records = [OLD_FACT, OLD_TURN, newer, *extra]
     verdicts: list[Verdict | None] = [None, ABOUT_DIET, newer_verdict, *([None] * len(extra))]
     rule = RULE.model_copy(update={"told_with_keyed": keyed})
     return set(
-        latest_value.demotions(Intent.CURRENT, QUESTION, records, verdicts, SLOTS, ALLOWED, rule)
+        latest_value.demotions(
+            Intent.CURRENT, QUESTION, records, verdicts, SLOTS, ALLOWED, rule, turn_keys
+        )
     )
 
 
@@ -90,6 +93,10 @@ def test_not_when_the_newer_statement_carries_the_same_key() -> None:
     newer = _record("t1#raw", 5, drawn=("t1#0",))
     drawn = _record("t1#0", 5, key="user.diet")
     assert _demoted(newer, ABOUT_DIET, drawn) == {"t0#raw"}
+    # The drawn fact need not be a candidate: its key, read from the store, counts ("thinking
+    # about moving to X" drew a soft fact of the city's slot: the lifecycle weighed the two).
+    assert _demoted(newer, ABOUT_DIET, turn_keys={"t1#raw": frozenset({"user.diet"})}) == {"t0#raw"}
+    assert _demoted(newer, ABOUT_DIET) == {"t0#raw", "t0#0"}
 
 
 def test_not_when_the_newer_turn_is_about_nothing_in_particular() -> None:

@@ -80,10 +80,12 @@ def demotions(
     slot_attribute: Mapping[str, str],
     allowed: frozenset[str],
     policy: LatestValuePolicy,
+    turn_keys: Mapping[str, frozenset[str]] | None = None,
 ) -> dict[str, Demotion]:
     """Edge id → why it is demoted, for the candidates `records` (the first `window` of the
     ranking; `verdicts` their stored vectors' prototypes, None without a vector).
-    `slot_attribute` maps a slot key to its attribute's name."""
+    `slot_attribute` maps a slot key to its attribute's name; `turn_keys` a raw turn's id to
+    the slot keys of the facts drawn from it, read from the store (`told_with_keyed`)."""
     if not policy.enabled or intent is not Intent.CURRENT:
         return {}
     out: dict[str, Demotion] = {}
@@ -136,7 +138,7 @@ def demotions(
             keyed = policy.told_with_keyed and _nearest_is(
                 verdict_of.get(newest.edge_id), attribute
             )
-            _told_with(records, out, attribute, slot_attribute, keyed)
+            _told_with(records, out, attribute, slot_attribute, keyed, turn_keys or {})
     return out
 
 
@@ -146,6 +148,7 @@ def _told_with(
     attribute: str,
     slot_attribute: Mapping[str, str],
     keyed: bool = False,
+    turn_keys: Mapping[str, frozenset[str]] | None = None,
 ) -> None:
     """The facts drawn from a demoted raw turn (its `episodic_of`) follow it down, unless
     their slot key is the asked attribute's (the lifecycle's to decide, as above). The old
@@ -156,8 +159,10 @@ def _told_with(
     this never acts.
 
     With `keyed` (`told_with_keyed`), a fact keyed to the asked attribute follows too unless
-    the newer statement that demoted its turn carries the same slot key. The lifecycle
-    decides between two keyed statements of one slot (A.7.1: the newer supersedes); when
+    the newer statement that demoted its turn carries the same slot key (its own, or a fact
+    drawn from it: `turn_keys`). The lifecycle decides between two keyed statements of one
+    slot (A.7.1: the newer supersedes; a weighed change only lowers, Appendix F — "thinking
+    about moving to X" keeps the city, generator seed 29 train lost a Hit@1 to it); when
     the newer value was told in a turn that yielded no fact of that slot, the lifecycle
     never saw the pair, and the old turn's keyed fact ("User lives in X", drawn from the
     turn the rule just judged an older statement of the residence) is as old as its turn."""
@@ -173,7 +178,8 @@ def _told_with(
         if demotion is None or demotion.attribute != attribute:
             continue
         if slot_attribute.get(record.edge.slot_key or "") == attribute and (
-            not keyed or record.edge.slot_key in _keys_told(by_id.get(demotion.newer), by_id)
+            not keyed
+            or record.edge.slot_key in _keys_told(by_id.get(demotion.newer), by_id, turn_keys or {})
         ):
             continue
         out.setdefault(record.edge_id, demotion)
@@ -187,13 +193,17 @@ def _nearest_is(verdict: Verdict | None, attribute: str) -> bool:
     return max(scores, key=lambda a: (scores[a], a)) == attribute
 
 
-def _keys_told(record: FactRecord | None, by_id: Mapping[str, FactRecord]) -> set[str]:
+def _keys_told(
+    record: FactRecord | None,
+    by_id: Mapping[str, FactRecord],
+    turn_keys: Mapping[str, frozenset[str]],
+) -> set[str]:
     """The slot keys a statement carries: its own, and, for a raw turn, those of the facts
-    drawn from it that are among the candidates."""
+    drawn from it (among the candidates, or read from the store: `turn_keys`)."""
     if record is None:
         return set()
     told = [record, *(by_id[f] for f in record.edge.episodic_of if f in by_id)]
-    return {r.edge.slot_key for r in told if r.edge.slot_key}
+    return {r.edge.slot_key for r in told if r.edge.slot_key} | turn_keys.get(record.edge_id, set())
 
 
 def reorder(ranked: Sequence[int], demoted: set[int], window: int, demote_to: int) -> list[int]:
