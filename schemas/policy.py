@@ -138,6 +138,11 @@ class LatestValuePolicy(BaseModel):
     multi_valued: frozenset[str] = frozenset({"food_preference", "music_preference"})
     #: The facts drawn from a demoted raw turn follow it, unless keyed to the attribute.
     told_with: bool = True
+    #: With `told_with`, a fact keyed to the asked attribute follows its demoted turn too when
+    #: the statement that demoted the turn carries no key of the fact's slot: the lifecycle
+    #: never compared the two (a newer value told in a turn that yielded no fact of the slot),
+    #: so it is not the lifecycle's to decide (round 20, r20-follow; `Policy.notes`).
+    told_with_keyed: bool = False
     #: Which classifier says what a question or candidate is about: the nearest prototypes
     #: (`workers/extraction/prototypes.py`, cosines, the thresholds above) or the trained
     #: linear probe (`workers/extraction/attribute_probe.py`, class probabilities with a
@@ -237,6 +242,13 @@ class NewerStatementsPolicy(BaseModel):
     #: A newer turn that restates an amount of the older one's currency with another number
     #: presses it whatever its σ (A.7.1: the newer number replaces; round 20, AV8).
     restated_amount: bool = False
+    #: A fact drawn from a led raw turn (its `episodic_of`), among the first
+    #: `latest_value.demote_to`, follows the turn: the σ condition is the turn's, not the
+    #: fact's (round 20, r20-follow; `Policy.notes["newer_statements"]`) ...
+    facts_follow: bool = False
+    #: ... when the question or the newer turn says "now"; with `follow_unmarked` also after
+    #: an unmarked pressing (`unmarked_single_value`: measured, a LoCoMo dev loss at 5).
+    follow_unmarked: bool = False
 
 
 class BracketedVersionsPolicy(BaseModel):

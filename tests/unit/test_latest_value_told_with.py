@@ -34,8 +34,10 @@ NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
 POLICY = with_rule(load_policy(), "newer_statements", unmarked_single_value=False)
 
 
-ON = with_rule(POLICY, "latest_value", enabled=True, told_with=True)
-OFF = with_rule(POLICY, "latest_value", enabled=True, told_with=False)
+#: `told_with_keyed` off: the keyed fact's exemption is what this witness shows (round 20's
+#: narrowing of it, tests/unit/test_told_with_keyed.py).
+ON = with_rule(POLICY, "latest_value", enabled=True, told_with=True, told_with_keyed=False)
+OFF = with_rule(POLICY, "latest_value", enabled=True, told_with=False, told_with_keyed=False)
 DEMOTE_TO = POLICY.latest_value.demote_to
 QUESTION = "what diet do I follow?"
 OLD_TURN = "I've been vegan since January, no animal products, and I feel great about it"

@@ -80,10 +80,12 @@ def demotions(
     slot_attribute: Mapping[str, str],
     allowed: frozenset[str],
     policy: LatestValuePolicy,
+    turn_keys: Mapping[str, frozenset[str]] | None = None,
 ) -> dict[str, Demotion]:
     """Edge id → why it is demoted, for the candidates `records` (the first `window` of the
     ranking; `verdicts` their stored vectors' prototypes, None without a vector).
-    `slot_attribute` maps a slot key to its attribute's name."""
+    `slot_attribute` maps a slot key to its attribute's name; `turn_keys` a raw turn's id to
+    the slot keys of the facts drawn from it, read from the store (`told_with_keyed`)."""
     if not policy.enabled or intent is not Intent.CURRENT:
         return {}
     out: dict[str, Demotion] = {}
@@ -128,7 +130,15 @@ def demotions(
             if record.edge.ingest_time < newest.edge.ingest_time:
                 out.setdefault(record.edge_id, Demotion(attribute, newest.edge_id))
         if policy.told_with:
-            _told_with(records, out, attribute, slot_attribute)
+            # A keyed fact follows its turn only for a newer statement whose nearest class
+            # is the attribute itself: a key says what the fact is about for certain, and a
+            # turn the classifier reads as about nothing in particular, or about another
+            # attribute, does not outweigh it (a later chatty turn merely near the attribute
+            # stood as the "newest" and took a development set's current keyed value down).
+            keyed = policy.told_with_keyed and _nearest_is(
+                verdict_of.get(newest.edge_id), attribute
+            )
+            _told_with(records, out, attribute, slot_attribute, keyed, turn_keys or {})
     return out
 
 
@@ -137,6 +147,8 @@ def _told_with(
     out: dict[str, Demotion],
     attribute: str,
     slot_attribute: Mapping[str, str],
+    keyed: bool = False,
+    turn_keys: Mapping[str, frozenset[str]] | None = None,
 ) -> None:
     """The facts drawn from a demoted raw turn (its `episodic_of`) follow it down, unless
     their slot key is the asked attribute's (the lifecycle's to decide, as above). The old
@@ -144,20 +156,54 @@ def _told_with(
     attribute's: the turn is an older statement of the diet, so is what was drawn from it.
     A fact keyed to another slot is only moved inside the window, never judged a statement
     of the attribute (it never stands as the newest). Gold metadata has no raw turns: there
-    this never acts."""
+    this never acts.
+
+    With `keyed` (`told_with_keyed`), a fact keyed to the asked attribute follows too unless
+    the newer statement that demoted its turn carries the same slot key (its own, or a fact
+    drawn from it: `turn_keys`). The lifecycle decides between two keyed statements of one
+    slot (A.7.1: the newer supersedes; a weighed change only lowers, Appendix F — "thinking
+    about moving to X" keeps the city, generator seed 29 train lost a Hit@1 to it); when
+    the newer value was told in a turn that yielded no fact of that slot, the lifecycle
+    never saw the pair, and the old turn's keyed fact ("User lives in X", drawn from the
+    turn the rule just judged an older statement of the residence) is as old as its turn."""
     drawn = {
         fact: out[record.edge_id]
         for record in records
         if record.edge.episodic and record.edge_id in out
         for fact in record.edge.episodic_of
     }
+    by_id = {r.edge_id: r for r in records}
     for record in records:
         demotion = drawn.get(record.edge_id)
         if demotion is None or demotion.attribute != attribute:
             continue
-        if slot_attribute.get(record.edge.slot_key or "") == attribute:
+        if slot_attribute.get(record.edge.slot_key or "") == attribute and (
+            not keyed
+            or record.edge.slot_key in _keys_told(by_id.get(demotion.newer), by_id, turn_keys or {})
+        ):
             continue
         out.setdefault(record.edge_id, demotion)
+
+
+def _nearest_is(verdict: Verdict | None, attribute: str) -> bool:
+    """Whether `attribute` is the nearest class of a verdict (the probe's "none" counts)."""
+    if verdict is None or not verdict.attribute_scores:
+        return False
+    scores = verdict.attribute_scores
+    return max(scores, key=lambda a: (scores[a], a)) == attribute
+
+
+def _keys_told(
+    record: FactRecord | None,
+    by_id: Mapping[str, FactRecord],
+    turn_keys: Mapping[str, frozenset[str]],
+) -> set[str]:
+    """The slot keys a statement carries: its own, and, for a raw turn, those of the facts
+    drawn from it (among the candidates, or read from the store: `turn_keys`)."""
+    if record is None:
+        return set()
+    told = [record, *(by_id[f] for f in record.edge.episodic_of if f in by_id)]
+    return {r.edge.slot_key for r in told if r.edge.slot_key} | turn_keys.get(record.edge_id, set())
 
 
 def reorder(ranked: Sequence[int], demoted: set[int], window: int, demote_to: int) -> list[int]:

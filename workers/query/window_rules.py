@@ -75,8 +75,9 @@ class WindowRules:
         )
 
     def _latest_value(
-        self, intent: Intent, qv: np.ndarray, merged: list[MergedCandidate], ranked: list[int]
-    ) -> dict[str, latest_value.Demotion]:
+        self, user: str, intent: Intent, qv: np.ndarray, merged: list[MergedCandidate],
+        ranked: list[int], read: dict[str, FactRecord],
+    ) -> dict[str, latest_value.Demotion]:  # fmt: skip
         """Older statements of the single-valued attribute a current question asks about,
         among the first candidates (`workers/query/latest_value.py`)."""
         if self._latest is None or intent is not Intent.CURRENT:
@@ -89,9 +90,25 @@ class WindowRules:
             return {}  # most questions: no candidate needs classifying
         window = [merged[i] for i in ranked[: rule.window]]
         verdicts = latest_value.classify_stored(classifier, [m.vector for m in window])
+        records = [m.record for m in window]
+        keys = self._turn_keys(user, records, read) if rule.told_with_keyed else {}
         return latest_value.demotions(
-            intent, question, [m.record for m in window], verdicts, slots, allowed, rule
+            intent, question, records, verdicts, slots, allowed, rule, keys
         )
+
+    def _turn_keys(
+        self, user: str, records: list[FactRecord], read: dict[str, FactRecord]
+    ) -> dict[str, frozenset[str]]:
+        """Raw turn id → the slot keys of the facts drawn from it, read from the store (a
+        drawn fact need not be a candidate: the turn carries its key all the same)."""
+        turns = [r for r in records if r.edge.episodic and r.edge.episodic_of]
+        drawn = self._read(user, [f for r in turns for f in r.edge.episodic_of], read)
+        return {
+            r.edge_id: frozenset(
+                k for f in r.edge.episodic_of if f in drawn and (k := drawn[f].edge.slot_key)
+            )
+            for r in turns
+        }
 
     def _read(
         self, user: str, ids: list[str], read: dict[str, FactRecord]
@@ -262,7 +279,7 @@ class WindowRules:
         # attribute; outdated_siblings, pressed_values: a slot key). newer_statements ties
         # them by a cosine alone: as brackets its pairs cost LoCoMo dev recall@5 (round 20).
         pairs: dict[str, str] = {}
-        for edge_id, demotion in self._latest_value(intent, qv, merged, ranked).items():
+        for edge_id, demotion in self._latest_value(user, intent, qv, merged, ranked, read).items():
             out.setdefault(edge_id, []).append(latest_value.explain(demotion))
             pairs.setdefault(edge_id, demotion.newer)
         for edge_id, sibling in self._told_with_replaced(
