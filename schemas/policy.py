@@ -251,6 +251,26 @@ class NewerStatementsPolicy(BaseModel):
     follow_unmarked: bool = False
 
 
+class BracketedVersionsPolicy(BaseModel):
+    """Query-time rule: for a current question, a candidate among the first
+    `latest_value.demote_to` told after a candidate another window rule moved down and at
+    least `min_gap_hours` before the newer statement that leads it, about the same thing as
+    the moved one (stored vectors' cosine >= `min_cosine`) and nearer to it or its newer
+    statement than to any other window candidate, ranks from `demote_to` on too: the middle
+    of three versions (workers/query/bracketed.py). Ours, after A.7.3 (q_cur: the newest
+    version leads) and Appendix F; measurements in `Policy.notes["bracketed_versions"]`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = False
+    #: "About the same thing", on all-MiniLM-L6-v2 (as `newer_statements.min_cosine`).
+    min_cosine: float = Field(default=0.3, ge=-1.0, le=1.0)
+    #: Told in an earlier session than the newer statement (Appendix G's session clock).
+    min_gap_hours: float = Field(default=24.0, ge=0.0)
+    #: The embedder whose cosines `min_cosine` was chosen on; off under any other.
+    embedder_model_id: str = "minilm-l6-v2-int8"
+
+
 class SetQuestionsPolicy(BaseModel):
     """Query-time rule for a question that asks for a set (AV5 broad aggregation, A.7.2: the
     items of one kind accumulate, the question wants every one): among the places after the
@@ -492,6 +512,9 @@ class Policy(BaseModel):
     #: A newer on-topic raw turn leads a question about the present, where no slot key ties
     #: the two (workers/query/newer_statements.py), on latest_value's window. Ours (A.7.3).
     newer_statements: NewerStatementsPolicy = NewerStatementsPolicy()
+    #: A middle version, told between an older one a window rule moved down and the newer
+    #: statement that leads it, moves down too (workers/query/bracketed.py). Ours (A.7.3).
+    bracketed_versions: BracketedVersionsPolicy = BracketedVersionsPolicy()
     #: A question for a set: kind evidence and one place per source turn
     #: (workers/query/set_questions.py). Ours (§3.3, AV5).
     set_questions: SetQuestionsPolicy = SetQuestionsPolicy()

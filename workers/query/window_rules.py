@@ -26,6 +26,7 @@ from workers.extraction.prototypes import PrototypeClassifier, default_table, is
 from workers.extraction.withdrawal_probe import default_withdrawal_probe, withdrawal_probability
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
 from workers.query import (
+    bracketed,
     lasting_states,
     latest_value,
     newer_statements,
@@ -53,6 +54,9 @@ class WindowRules:
         self._policy = policy
         # min_cosine means "about the same thing" only on the vectors it was chosen on.
         self._newer_calibrated = embedder.model_id == policy.newer_statements.embedder_model_id
+        self._bracketed_calibrated = (
+            embedder.model_id == policy.bracketed_versions.embedder_model_id
+        )
         # The withdrawal probe reads only the vectors it was trained on.
         self._withdrawn_calibrated = (
             embedder.model_id == policy.withdrawn.embedder_model_id
@@ -240,6 +244,19 @@ class WindowRules:
             lambda ids: list(self._read(user, list(ids), read).values()), nearest, retracted,
         )  # fmt: skip
 
+    def _bracketed(
+        self, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
+        pairs: dict[str, str], as_of: datetime,
+    ) -> dict[str, bracketed.Bracketed]:  # fmt: skip
+        """The first candidates told between an older version a rule moved down and the
+        newer statement that leads it (`workers/query/bracketed.py`)."""
+        rule = self._policy.bracketed_versions
+        if not rule.enabled or not self._bracketed_calibrated or not pairs:
+            return {}
+        shape = self._policy.latest_value
+        window = [merged[i] for i in ranked[: shape.window]]
+        return bracketed.demotions(intent, window, pairs, as_of, rule, shape.demote_to)
+
     def moved_down(
         self,
         user: str,
@@ -257,12 +274,19 @@ class WindowRules:
         share one map of the records read."""
         out: dict[str, list[str]] = {}
         read: dict[str, FactRecord] = {}
+        # Older → the newer statement that leads it, for the bracketing rule: only the rules
+        # that tie the two by one single-valued attribute or slot (latest_value: the probe's
+        # attribute; outdated_siblings, pressed_values: a slot key). newer_statements ties
+        # them by a cosine alone: as brackets its pairs cost LoCoMo dev recall@5 (round 20).
+        pairs: dict[str, str] = {}
         for edge_id, demotion in self._latest_value(user, intent, qv, merged, ranked, read).items():
             out.setdefault(edge_id, []).append(latest_value.explain(demotion))
+            pairs.setdefault(edge_id, demotion.newer)
         for edge_id, sibling in self._told_with_replaced(
             user, intent, merged, ranked, read
         ).items():
             out.setdefault(edge_id, []).append(outdated_siblings.explain(sibling))
+            pairs.setdefault(edge_id, sibling.by)
         if not self._policy.passed_mentions.masked:
             for edge_id, mention in self._passed(user, intent, merged, ranked, as_of, read).items():
                 out.setdefault(edge_id, []).append(passed_mentions.explain(mention))
@@ -270,8 +294,12 @@ class WindowRules:
             user, intent, merged, ranked, as_of, question, read
         ).items():
             out.setdefault(edge_id, []).append(pressed_values.explain(pressed))
+            pairs.setdefault(edge_id, pressed.by)
         for edge_id, newer in self._newer(intent, merged, ranked, as_of, question).items():
             out.setdefault(edge_id, []).append(newer_statements.explain(newer))
+        for edge_id, middle in self._bracketed(intent, merged, ranked, pairs, as_of).items():
+            if edge_id not in out:  # moved already, for a reason of its own
+                out[edge_id] = [bracketed.explain(middle)]
         lasting = self._policy.lasting_states
         if lasting.enabled:
             window = [merged[i].record for i in ranked[: self._policy.latest_value.window]]
