@@ -258,6 +258,9 @@ class SetQuestionsPolicy(BaseModel):
     #: `Policy.notes["set_questions"]`).
     chatter_yields: bool = False
     chatter_margin: float = Field(default=0.0, ge=-1.0, le=1.0)
+    #: A fact-less Other raw turn among those places whose every sentence asks (a question
+    #: states no fact, `patterns_guard.statement_part`) yields too, and competes again.
+    questions_yield: bool = False
     #: The embedder whose prototype cosines the margin was measured on; off under any other.
     embedder_model_id: str = "minilm-l6-v2-int8"
 

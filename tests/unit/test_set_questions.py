@@ -32,9 +32,10 @@ def _candidate(
     episodic: bool = True,
     category: Category = Category.OTHER,
     vector: np.ndarray | None = None,
+    text: str | None = None,
 ) -> MergedCandidate:
     edge = EdgeEvent(
-        edge_id=edge_id, user_id="u1", text=edge_id, categories=category, ingest_time=AT,
+        edge_id=edge_id, user_id="u1", text=text or edge_id, categories=category, ingest_time=AT,
         episodic=episodic, source_turns=(turn,),
     )  # fmt: skip
     record = FactRecord(edge=edge, lifecycle=Lifecycle())
@@ -44,7 +45,7 @@ def _candidate(
 def test_the_default_policy_turns_it_on_for_minilm() -> None:
     rule = load_policy().set_questions
     assert rule.enabled and rule.kind_weight == 1.0
-    assert rule.chatter_yields and rule.chatter_margin == 0.0
+    assert rule.chatter_yields and rule.chatter_margin == 0.0 and rule.questions_yield
     assert rule.embedder_model_id == MODEL_ID
 
 
@@ -176,6 +177,37 @@ def test_only_a_factless_turn_read_as_nothing_of_a_kind_is_chatter(minilm: MiniL
         _candidate("fact", "t4", 0.5, episodic=False, category=Category.OTHER, vector=vectors[4])
     )
     classifier = PrototypeClassifier(minilm, default_table())
-    assert set_questions.chatter_of(merged, range(5), classifier, 0.0) == {0, 1}
+    assert set_questions.chatter_of(merged, range(5), classifier, 0.0, False) == {0, 1}
     # A stricter margin asks more of the Other reading.
-    assert set_questions.chatter_of(merged, range(5), classifier, 1.0) == set()
+    assert set_questions.chatter_of(merged, range(5), classifier, 1.0, False) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "nothing"),
+    [
+        ("which tyres should I buy for a small hatchback?", True),
+        ("is it normal for a boiler to click at night? it started on Monday?", True),
+        # A statement with a question tagged on states what it states.
+        ("my rent is 950 a month, is that a lot?", False),
+        # A pastime told beside a question.
+        ("Is raku glaze safe for mugs? It's what we fire in my Thursday pottery class.", False),
+        ("thanks!", False),
+    ],
+)
+def test_a_turn_states_nothing_when_every_sentence_asks(text: str, nothing: bool) -> None:
+    assert set_questions.states_nothing(text) is nothing
+
+
+def test_a_factless_turn_that_only_asks_is_chatter(minilm: MiniLMEmbedder) -> None:
+    """Round 20: the prototypes read a question about tyres as no Other turn (it is near the
+    financial examples); the grammar says it states nothing, so it yields for a set question —
+    a fact drawn from a question-shaped turn never does."""
+    texts = ["which tyres should I buy for a small hatchback?"] * 2
+    vectors = np.asarray(minilm.embed(texts), dtype=np.float32)
+    merged = [
+        _candidate("asks", "t0", 0.5, vector=vectors[0], text=texts[0]),
+        _candidate("fact", "t1", 0.5, episodic=False, vector=vectors[1], text=texts[1]),
+    ]
+    classifier = PrototypeClassifier(minilm, default_table())
+    assert set_questions.chatter_of(merged, range(2), classifier, 0.0, False) == set()
+    assert set_questions.chatter_of(merged, range(2), classifier, 0.0, True) == {0}

@@ -165,7 +165,9 @@ class QueryService:
         kept = [i for i in ranked if merged[i].record.edge_id not in gone]
         keep = self._policy.latest_value.demote_to
         chatter = (
-            set_questions.chatter_of(merged, kept[keep:k], self._kinds, rule.chatter_margin)
+            set_questions.chatter_of(
+                merged, kept[keep:k], self._kinds, rule.chatter_margin, rule.questions_yield
+            )
             if rule.chatter_yields
             else set()
         )

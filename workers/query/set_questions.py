@@ -24,7 +24,9 @@ one item — take two of its places. Without reading any item's wording:
   but stays a taker: it keeps the place when no candidate after the window beats its
   σ + `kind_weight` · kind margin. Items of a concrete kind, even one the prototypes read
   as another kind than the asked one, keep their places (what lost validation phrasings in
-  round 18, below).
+  round 18, below). So does such a turn whose every sentence asks (`states_nothing`: "is
+  this cream any good for dry hands?") — a question states no fact (`patterns_guard`); a
+  pastime told inside a question keeps its place unless a candidate beats it.
 
 Evicting window items that are no duplicate in favour of the asked kind reached more
 phrasings but lost others whose item the prototypes read as another kind (measured, left
@@ -44,6 +46,8 @@ from collections.abc import Callable, Mapping, Sequence, Set
 import numpy as np
 
 from schemas.categories import Category
+from workers.extraction.clauses import sentences
+from workers.extraction.patterns_guard import statement_part
 from workers.extraction.prototypes import PrototypeClassifier
 from workers.query.candidates import MergedCandidate
 from workers.query.newer_statements import asks_for_many, asks_now
@@ -111,21 +115,31 @@ def margins_of(
     return {i: float(x) for i, x in zip(rows, found, strict=True)}
 
 
+def states_nothing(text: str) -> bool:
+    """Every sentence of the turn asks (`patterns_guard.statement_part`: a question states no
+    fact; a statement with a question tagged on keeps its statement)."""
+    return all(statement_part(s) is None for s in sentences(text))
+
+
 def chatter_of(
     merged: Sequence[MergedCandidate],
     positions: Sequence[int],
     classifier: PrototypeClassifier,
     min_margin: float,
+    questions: bool,
 ) -> set[int]:
     """Of `positions` (the window's places after the top 5), the fact-less Other raw turns whose
-    vector is nearer the Other examples than any behavioural kind's by at least `min_margin`:
-    chatter, which yields its place to a set question's items (`fill_window`)."""
-    rows = [i for i in positions if merged[i].vector is not None and is_factless_other(merged[i])]
-    if not rows:
-        return set()
-    vectors = np.stack([np.asarray(merged[i].vector, dtype=np.float32) for i in rows])
+    vector is nearer the Other examples than any behavioural kind's by at least `min_margin`,
+    and (`questions`) those whose every sentence asks: chatter, which yields its place to a set
+    question's items (`fill_window`)."""
+    rows = [i for i in positions if is_factless_other(merged[i])]
+    asking = {i for i in rows if questions and states_nothing(merged[i].record.edge.text)}
+    read = [i for i in rows if i not in asking and merged[i].vector is not None]
+    if not read:
+        return asking
+    vectors = np.stack([np.asarray(merged[i].vector, dtype=np.float32) for i in read])
     found = chatter_margins(classifier, vectors)
-    return {i for i, x in zip(rows, found, strict=True) if x >= min_margin}
+    return asking | {i for i, x in zip(read, found, strict=True) if x >= min_margin}
 
 
 def fill_window(
