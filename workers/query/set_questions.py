@@ -20,7 +20,7 @@ one item — take two of its places. Without reading any item's wording:
 
 * **Chatter yields its place** (round 20). A fact-less raw turn stored as Other whose own
   vector is nearest the Other prototypes ("said thanks", "asked for a recipe": the turn states
-  nothing of any kind about the user, `reads_as_chatter`) also gives its window place up —
+  nothing of any kind about the user, `chatter_of`) also gives its window place up —
   but stays a taker: it keeps the place when no candidate after the window beats its
   σ + `kind_weight` · kind margin. Items of a concrete kind, even one the prototypes read
   as another kind than the asked one, keep their places (what lost validation phrasings in
