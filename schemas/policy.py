@@ -286,6 +286,16 @@ class SetQuestionsPolicy(BaseModel):
     #: σ + kind_weight · (similarity to the routed category's own prototype examples − the
     #: best similarity to another behavioural category's) orders the freed places' takers.
     kind_weight: float = Field(default=1.0, ge=0.0, le=4.0)
+    #: A fact-less raw turn stored as Other among those places, whose vector is nearer the
+    #: Other prototype examples than any behavioural kind's by at least `chatter_margin`
+    #: (chatter: thanks, a request, the weather), yields its place too and competes for it
+    #: again by σ + kind_weight · kind margin (round 20; measured on heldout3–12 by class, see
+    #: `Policy.notes["set_questions"]`).
+    chatter_yields: bool = False
+    chatter_margin: float = Field(default=0.0, ge=-1.0, le=1.0)
+    #: A fact-less Other raw turn among those places whose every sentence asks (a question
+    #: states no fact, `patterns_guard.statement_part`) yields too, and competes again.
+    questions_yield: bool = False
     #: The embedder whose prototype cosines the margin was measured on; off under any other.
     embedder_model_id: str = "minilm-l6-v2-int8"
 

@@ -163,9 +163,17 @@ class QueryService:
         rule = self._policy.set_questions
         margins = set_questions.margins_of(merged, self._kinds, kind)
         kept = [i for i in ranked if merged[i].record.edge_id not in gone]
+        keep = self._policy.latest_value.demote_to
+        chatter = (
+            set_questions.chatter_of(
+                merged, kept[keep:k], self._kinds, rule.chatter_margin, rule.questions_yield
+            )
+            if rule.chatter_yields
+            else set()
+        )
         filled, placed = set_questions.fill_window(
-            kept, merged, lambda i: scores.score[i] > 0.0, margins, rule.kind_weight,
-            self._policy.latest_value.demote_to, k,
+            kept, merged, lambda i: scores.score[i] > 0.0, margins, rule.kind_weight, keep, k,
+            chatter,
         )  # fmt: skip
         return filled + [i for i in ranked if merged[i].record.edge_id in gone], placed, margins
 

@@ -18,6 +18,16 @@ one item — take two of its places. Without reading any item's wording:
   any other behavioural category's (Other left out: it is the absence of a kind). A turn
   about carving is nearer Hobbies than anything else; a rota is not.
 
+* **Chatter yields its place** (round 20). A fact-less raw turn stored as Other whose own
+  vector is nearest the Other prototypes ("said thanks", "asked for a recipe": the turn states
+  nothing of any kind about the user, `chatter_of`) also gives its window place up —
+  but stays a taker: it keeps the place when no candidate after the window beats its
+  σ + `kind_weight` · kind margin. Items of a concrete kind, even one the prototypes read
+  as another kind than the asked one, keep their places (what lost validation phrasings in
+  round 18, below). So does such a turn whose every sentence asks (`states_nothing`: "is
+  this cream any good for dry hands?") — a question states no fact (`patterns_guard`); a
+  pastime told inside a question keeps its place unless a candidate beats it.
+
 Evicting window items that are no duplicate in favour of the asked kind reached more
 phrasings but lost others whose item the prototypes read as another kind (measured, left
 out: docs/extraction.md). A set question is `asks_for_set`: `newer_statements.asks_for_many`
@@ -31,11 +41,13 @@ more.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 
 import numpy as np
 
 from schemas.categories import Category
+from workers.extraction.clauses import sentences
+from workers.extraction.patterns_guard import statement_part
 from workers.extraction.prototypes import PrototypeClassifier
 from workers.query.candidates import MergedCandidate
 from workers.query.newer_statements import asks_for_many, asks_now
@@ -72,6 +84,25 @@ def kind_margins(
     return out
 
 
+def chatter_margins(classifier: PrototypeClassifier, vectors: np.ndarray) -> np.ndarray:
+    """Per row: similarity to the Other examples (a turn that states nothing of a kind: thanks,
+    a request, the weather) minus the best behavioural category's (`Verdict.kind_scores`)."""
+    out = np.full(len(vectors), -1.0, dtype=np.float64)
+    for i, verdict in enumerate(classifier.classify(vectors)):
+        scores = verdict.kind_scores
+        other = scores.get(Category.OTHER)
+        kinds = [s for c, s in scores.items() if c is not Category.OTHER]
+        if other is not None and kinds:
+            out[i] = other - max(kinds)
+    return out
+
+
+def is_factless_other(candidate: MergedCandidate) -> bool:
+    """A raw turn nothing was extracted from and that no kind was read in (stored as Other)."""
+    edge = candidate.record.edge
+    return edge.episodic and edge.primary_category is Category.OTHER
+
+
 def margins_of(
     merged: Sequence[MergedCandidate], classifier: PrototypeClassifier, category: Category
 ) -> dict[int, float]:
@@ -84,6 +115,33 @@ def margins_of(
     return {i: float(x) for i, x in zip(rows, found, strict=True)}
 
 
+def states_nothing(text: str) -> bool:
+    """Every sentence of the turn asks (`patterns_guard.statement_part`: a question states no
+    fact; a statement with a question tagged on keeps its statement)."""
+    return all(statement_part(s) is None for s in sentences(text))
+
+
+def chatter_of(
+    merged: Sequence[MergedCandidate],
+    positions: Sequence[int],
+    classifier: PrototypeClassifier,
+    min_margin: float,
+    questions: bool,
+) -> set[int]:
+    """Of `positions` (the window's places after the top 5), the fact-less Other raw turns whose
+    vector is nearer the Other examples than any behavioural kind's by at least `min_margin`,
+    and (`questions`) those whose every sentence asks: chatter, which yields its place to a set
+    question's items (`fill_window`)."""
+    rows = [i for i in positions if is_factless_other(merged[i])]
+    asking = {i for i in rows if questions and states_nothing(merged[i].record.edge.text)}
+    read = [i for i in rows if i not in asking and merged[i].vector is not None]
+    if not read:
+        return asking
+    vectors = np.stack([np.asarray(merged[i].vector, dtype=np.float32) for i in read])
+    found = chatter_margins(classifier, vectors)
+    return asking | {i for i, x in zip(read, found, strict=True) if x >= min_margin}
+
+
 def fill_window(
     ranked: Sequence[int],
     merged: Sequence[MergedCandidate],
@@ -92,20 +150,26 @@ def fill_window(
     weight: float,
     keep: int,
     k: int,
+    chatter: Set[int] = frozenset(),
 ) -> tuple[list[int], set[str]]:
     """The first `keep` places as ranked; of places keep+1 … k, each record whose source turns
     are all served above it (a fact after its verbatim turn, or the reverse: one item of the
-    set) gives its place up, the others keep theirs; the freed places go to the admissible
-    candidates after the first k by σ + weight · kind margin (ranked order on ties), one per
-    source turn; then the rest as ranked. And the edge ids placed by kind."""
+    set) gives its place up, and so does each record in `chatter` (a turn stating nothing of a
+    kind: it stays a taker); the others keep theirs. The freed places go to the admissible
+    candidates after the first k and the yielding chatter by σ + weight · kind margin (ranked
+    order on ties), one per source turn; then the rest as ranked. And the edge ids placed by
+    kind (a chatter turn that wins its place back is not one)."""
     head = list(ranked[:keep])
     seen = {t for i in head for t in merged[i].record.edge.source_turns}
     kept: list[int] = []
     freed: list[int] = []
+    yielded: list[int] = []
     for i in ranked[keep:k]:
         turns = set(merged[i].record.edge.source_turns)
         if turns and turns <= seen:
             freed.append(i)
+        elif i in chatter:
+            yielded.append(i)
         else:
             kept.append(i)
             seen |= turns
@@ -114,12 +178,12 @@ def fill_window(
     # r17 M3, against chatter taking a freed place) lost heldout2's (development) item whose
     # kind the prototypes misread.
     pool = sorted(
-        (i for i in ranked[k:] if admissible(i)),
+        [*yielded, *(i for i in ranked[k:] if admissible(i))],
         key=lambda i: (-(merged[i].sigma + weight * margins.get(i, 0.0)), position[i]),
     )
     taken: list[int] = []
     for i in pool:
-        if len(taken) >= len(freed):
+        if len(taken) >= len(freed) + len(yielded):
             break
         turns = set(merged[i].record.edge.source_turns)
         if turns and turns <= seen:
@@ -127,8 +191,10 @@ def fill_window(
         taken.append(i)
         seen |= turns
     chosen = set(taken)
+    left = [i for i in yielded if i not in chosen]
     rest = [i for i in ranked[k:] if i not in chosen]
-    return head + kept + taken + freed + rest, {merged[i].record.edge_id for i in taken}
+    placed = {merged[i].record.edge_id for i in taken if i not in yielded}
+    return head + kept + taken + freed + left + rest, placed
 
 
 def explain_kind(category: Category, margin: float) -> str:
