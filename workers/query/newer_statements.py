@@ -61,6 +61,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 import numpy as np
 
@@ -231,9 +232,11 @@ def _marked(newer: MergedCandidate, rule: NewerStatementsPolicy) -> bool:
     return rule.turn_says_now and edge.episodic and says_now(edge.text)
 
 
-def _amounts(text: str) -> dict[tuple[str, str], set[float]]:
+@lru_cache(maxsize=256)
+def _amounts(text: str) -> dict[tuple[str, str], frozenset[float]]:
     """(currency, period) → the numbers of the recurring amounts a text states ("£327.40 for
-    the year" → {("£", "year"): {327.4}}); an amount without a period is left out."""
+    the year" → {("£", "year"): {327.4}}); an amount without a period is left out. Cached:
+    `restates_amount` asks it of each candidate once per pair of the window."""
     out: dict[tuple[str, str], set[float]] = {}
     for found in _AMOUNT.finditer(text):
         number = _NUMBER.search(found.group(0))
@@ -245,7 +248,7 @@ def _amounts(text: str) -> dict[tuple[str, str], set[float]]:
         unit = next(u for u in period.groups() if u is not None).lower()
         key = (currency, _PERIOD_OF.get(unit, unit))
         out.setdefault(key, set()).add(float(number.group(0).replace(",", "")))
-    return out
+    return {key: frozenset(numbers) for key, numbers in out.items()}
 
 
 def restates_amount(old_text: str, new_text: str) -> bool:
