@@ -201,7 +201,7 @@ def register(
         "telling, a validation set since round 18), heldout11 (a twelfth telling, a validation "
         "set since round 19), "
         "heldout12 (a thirteenth telling, a validation set since round 20), heldout13 (a "
-        "fourteenth, sealed telling), heldout14 (a fifteenth, sealed telling) or a directory of "
+        "fourteenth telling, a validation set since round 21), heldout14 (a fifteenth, sealed telling) or a directory of "
         "case files",
     )
     b.add_argument("--extractor", choices=("rules", "llm"), default="rules")

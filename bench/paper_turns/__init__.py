@@ -23,8 +23,8 @@ or of `heldout11/` (a twelfth telling written the same way by a ninth outsider, 
 registers no earlier telling used, sealed through round 18 and a validation set since)
 or of `heldout12/` (a thirteenth telling written the same way by a tenth outsider, in
 registers no earlier telling used, sealed through round 19 and a validation set since)
-or of `heldout13/` (a fourteenth, sealed telling written the same way by an eleventh outsider, in
-registers no earlier telling used, kept for a later honest measurement; audited in round 20)
+or of `heldout13/` (a fourteenth telling written the same way by an eleventh outsider, in
+registers no earlier telling used, sealed through round 20 and a validation set since)
 or of `heldout14/` (a fifteenth, sealed telling written the same way by a twelfth outsider, in
 registers no earlier telling used, kept for a later honest measurement; audited in round 20)
 go through the product's ingest and query paths, with the
