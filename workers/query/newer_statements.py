@@ -197,11 +197,11 @@ class Newer:
     #: It pressed because it restates the candidate's amount with another number
     #: (`restated_amount`).
     restated: bool = False
-    #: It pressed because it is shown itself, close to the candidate, for a question that asks
-    #: what holds now (`shown_newer_leads`).
-    shown: bool = False
     #: A fact that follows the raw turn it was drawn from, which `by` leads (`follow`).
     drawn_from: str | None = None
+    #: It pressed because it is shown itself, close to the candidate, for a question that asks
+    #: which value holds now (`shown_newer_leads`).
+    shown: bool = False
 
 
 def asks_now(question: str) -> bool:
