@@ -249,6 +249,14 @@ class NewerStatementsPolicy(BaseModel):
     #: ... when the question or the newer turn says "now"; with `follow_unmarked` also after
     #: an unmarked pressing (`unmarked_single_value`: measured, a LoCoMo dev loss at 5).
     follow_unmarked: bool = False
+    #: For a question that asks which value holds now (`asks_current_value`: "now",
+    #: "currently", "these days", not "still"), a newer raw turn that is itself among the
+    #: first `latest_value.demote_to` presses whatever its σ when its cosine to the candidate
+    #: is at least `shown_min_cosine` (round 21, r21-av4; `Policy.notes["newer_statements"]`).
+    shown_newer_leads: bool = False
+    #: Two versions of one thing, not two remarks on one topic: set on the generator's seed-29
+    #: train half (development): at 0.3 later on-topic remarks pressed three Hit@1 answers.
+    shown_min_cosine: float = Field(default=0.4, ge=-1.0, le=1.0)
 
 
 class BracketedVersionsPolicy(BaseModel):

@@ -119,7 +119,11 @@ def test_only_a_question_about_the_present_and_only_a_current_one() -> None:
 def test_only_a_later_session_turn_about_it_and_as_relevant_presses(
     newer: MergedCandidate,
 ) -> None:
-    assert "old" not in _demoted(OLD, newer)
+    # The σ condition itself: a weaker match shown among the first leads with
+    # `shown_newer_leads` (round 21, tests/unit/test_newer_statements_shown.py).
+    assert "old" not in _demoted(
+        OLD, newer, rule=RULE.model_copy(update={"shown_newer_leads": False})
+    )
 
 
 def test_time_as_of_the_question_decides() -> None:

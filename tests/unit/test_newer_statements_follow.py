@@ -27,7 +27,11 @@ from workers.query.candidates import MergedCandidate
 NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
 THEN = NOW - timedelta(days=200)
 LATER = NOW - timedelta(days=20)
-POLICY = with_rule(load_policy(), "newer_statements", enabled=True, facts_follow=True)
+# `shown_newer_leads` off: with it the fact, shown beside a close newer turn, is led on its own
+# (round 21, tests/unit/test_newer_statements_shown.py); these witnesses are of the follow.
+POLICY = with_rule(
+    load_policy(), "newer_statements", enabled=True, facts_follow=True, shown_newer_leads=False
+)
 RULE = POLICY.newer_statements
 DEMOTE_TO = POLICY.latest_value.demote_to
 

@@ -67,6 +67,7 @@ import numpy as np
 
 from schemas.categories import Intent
 from schemas.policy import NewerStatementsPolicy
+from workers.extraction.dates import has_date_cue, is_deictic
 from workers.extraction.patterns_money import AMOUNT
 from workers.extraction.rules import USED_TO
 from workers.query.candidates import MergedCandidate
@@ -198,11 +199,31 @@ class Newer:
     restated: bool = False
     #: A fact that follows the raw turn it was drawn from, which `by` leads (`follow`).
     drawn_from: str | None = None
+    #: It pressed because it is shown itself, close to the candidate, for a question that asks
+    #: which value holds now (`shown_newer_leads`).
+    shown: bool = False
 
 
 def asks_now(question: str) -> bool:
     """Whether the question's words place it in the present, against before."""
     return NOW.search(question) is not None
+
+
+#: The words of `NOW` that ask whether an earlier state goes on rather than which value holds:
+#: "am I still dairy-free?", "do I run anymore?" name the earlier state, so the statement of it
+#: that matches the question best is what is asked about, not an outdated version.
+_CONTINUITY = re.compile(r"still|any ?more", re.I)
+
+
+def asks_current_value(question: str) -> bool:
+    """Whether the question asks which value holds now ("now", "currently", "these days", "at
+    the moment", "my current job" …): `NOW` without its continuity words (`_CONTINUITY`), in a
+    question that does not name its own moment — "what is she currently playing, on 7 November
+    2022?" asks what held on that day, and a statement told after it is no newer version of
+    that (a calendar date; "today" or "this week" is the asker's now)."""
+    if has_date_cue(question) and not is_deictic(question):
+        return False
+    return any(_CONTINUITY.fullmatch(m.group(0)) is None for m in NOW.finditer(question))
 
 
 def says_now(text: str) -> bool:
@@ -272,21 +293,35 @@ def _presses(
     question_now: bool,
     question_many: bool = False,
     marked: bool = False,
-) -> tuple[float, bool, bool] | None:
+    shown_newer: bool = False,
+) -> tuple[float, bool, bool, bool] | None:
     """(cosine, whether the newer turn's own present-time words made it press, whether its
-    restated amount did) when `newer` presses `older`, else None. `question_now`: the
-    question's words place it in the present (or `explicit_now` is off). `marked`: the newer
-    turn says it holds now (`_marked`)."""
+    restated amount did, whether its place among the shown did) when `newer` presses `older`,
+    else None. `question_now`: the question's words place it in the present (or
+    `explicit_now` is off). `marked`: the newer turn says it holds now (`_marked`).
+    `shown_newer`: the newer turn is among the first shown and the question asks which value
+    holds now (`shown_newer_leads`)."""
     old, new = older.record.edge, newer.record.edge
     unmarked = not marked and not question_now
     if unmarked and (not rule.unmarked_single_value or question_many):
         return None
-    restated = False
+    restated = shown = False
     if not marked and newer.sigma < older.sigma - rule.sigma_margin:
         # The user gave the amount anew: the newer number leads however its words match
         # the question (round 20, AV8: a renewal's new premium worded unlike the question).
         restated = rule.restated_amount and restates_amount(old.text, new.text)
-        if not restated:
+        # Or the ranking shows the newer statement itself among the first, close to the
+        # older one: two versions of one thing, both shown; for "which … now?" the newer leads
+        # (A.7.3) however their words match the question (round 21, AV4: "Re-fixed at 3.85 %"
+        # beside "signed 3.60 % today" for "what rate is my mortgage at currently?").
+        shown = (
+            not restated
+            and shown_newer
+            and older.vector is not None
+            and newer.vector is not None
+            and float(np.dot(older.vector, newer.vector)) >= rule.shown_min_cosine
+        )
+        if not restated and not shown:
             return None
     if (
         not new.episodic
@@ -300,7 +335,7 @@ def _presses(
     ):
         return None
     cosine = float(np.dot(older.vector, newer.vector))
-    return (cosine, marked, restated) if cosine >= rule.min_cosine else None
+    return (cosine, marked, restated, shown) if cosine >= rule.min_cosine else None
 
 
 def demotions(
@@ -321,6 +356,13 @@ def demotions(
     many = asks_for_many(question)
     # Read once per newer turn, not once per pair (`says_now` scans the whole turn).
     says = {m.record.edge_id: _marked(m, rule) for m in window}
+    # The newer turns shown among the first (before any rule moves them), for a question that
+    # asks which value holds now: their place waives the σ condition (`shown_newer_leads`).
+    leads_shown = (
+        {m.record.edge_id for m in window[:shown]}
+        if rule.shown_newer_leads and asks_current_value(question)
+        else set()
+    )
     out: dict[str, Newer] = {}
     for older in window[:shown]:
         told = mentioned_as_of(older.record, as_of)
@@ -331,17 +373,17 @@ def demotions(
             and (
                 pressed := _presses(
                     older, newer, told, as_of, rule, question_now, many,
-                    says[newer.record.edge_id],
+                    says[newer.record.edge_id], newer.record.edge_id in leads_shown,
                 )
             )
             is not None
         ]  # fmt: skip
         if pressing:
-            newest, (cosine, marked, restated) = max(
+            newest, (cosine, marked, restated, by_place) = max(
                 pressing, key=lambda p: (p[0].record.edge.ingest_time, p[0].record.edge_id)
             )
             out[older.record.edge_id] = Newer(
-                newest.record.edge_id, round(cosine, 2), marked, restated
+                newest.record.edge_id, round(cosine, 2), marked, restated, shown=by_place
             )
     if rule.facts_follow:
         # A fact follows only a turn the present was said of: by the question, or by the
@@ -396,6 +438,8 @@ def explain(newer: Newer) -> str:
         if newer.marked
         else ", which restates the amount"
         if newer.restated
+        else ", shown itself and close to this one"
+        if newer.shown
         else ""
     )
     if newer.drawn_from is not None:
