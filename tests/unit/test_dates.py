@@ -86,6 +86,14 @@ def test_resolves_common_expressions(text: str, prefer: str, expected: datetime)
         ("tmrw at 3pm", "future", at(2025, 3, 13, 15, 0)),
         ("2moro", "future", at(2025, 3, 13, 14, 30)),
         ("this weekend at 10am", "future", at(2025, 3, 15, 10, 0)),
+        # British day counts: dateparser reads "a fortnight today" as a fortnight ago and
+        # drops the count of "a week on Thursday" / "Thursday week"
+        ("the reunion dinner is a fortnight today", "future", at(2025, 3, 26, 14, 30)),
+        ("two weeks tomorrow at 7pm", "future", at(2025, 3, 27, 19, 0)),
+        ("the consultation is a week on Thursday", "future", at(2025, 3, 20)),
+        ("three weeks on Friday", "future", at(2025, 4, 4)),
+        ("Thursday week at 3pm", "future", at(2025, 3, 20, 15, 0)),
+        ("I quit a fortnight today", "past", at(2025, 2, 26, 14, 30)),
     ],
 )
 def test_own_layer_covers_dateparser_gaps(text: str, prefer: str, expected: datetime) -> None:
@@ -220,3 +228,11 @@ def test_an_hour_after_a_day_of_the_month_or_in_words(text: str, expected: datet
 @pytest.mark.parametrize("text", ["we met at one point", "I may at 5 go", "at ten I sleep"])
 def test_an_hour_word_without_a_day_is_no_date(text: str) -> None:
     assert find_event_time(text, BASE, "future") is None
+
+
+@pytest.mark.parametrize("text", ["it's two weeks today since I quit", "been a fortnight today"])
+def test_an_anniversary_of_something_done_is_not_ahead(text: str) -> None:
+    """A count of weeks to today that says "since", or follows "been", looks back: no upcoming
+    day is read."""
+    when = resolve_event_time(text, BASE, "future")
+    assert when is None or when <= BASE

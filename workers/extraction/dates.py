@@ -104,6 +104,17 @@ _DAY_BEFORE = re.compile(r"\bday\s+before\s+yesterday\b", re.I)
 _FROM_NOW = re.compile(
     rf"\b(?P<n>{_NUM_WORDS})\s+(?P<u>{_UNITS})\s+from\s+(?P<ref>now|today|tomorrow)\b", re.I
 )
+#: British day counts (Appendix K's "relative markers"): "a fortnight today", "two weeks
+#: tomorrow" (that day, N units on), "a week on Thursday", "three weeks on Friday" (the coming
+#: weekday, N units on) and "Thursday week" (the coming Thursday, a week on). dateparser reads
+#: the first as N units *ago* and drops the count of the others. An anniversary of something
+#: done ("it's two weeks today since I quit", "been a fortnight today") looks back, not ahead.
+_DAY_COUNT_ON = re.compile(
+    rf"(?<!been\s)\b(?P<n>{_NUM_WORDS})\s+(?P<u>week|fortnight)s?\s+"
+    rf"(?:(?P<ref>today|tonight|tomorrow)|on\s+(?P<wd>{_WEEKDAYS}))\b(?!\s+since\b)",
+    re.I,
+)
+_WEEKDAY_WEEK = re.compile(rf"\b(?P<wd>{_WEEKDAYS})\s+week\b(?!\s+since\b)", re.I)
 _VAGUE_IN = re.compile(
     rf"\b(?P<ago_in>in\s+)?(?P<n>a\s+couple\s+of|couple\s+of|a\s+few|few|several)\s+"
     rf"(?P<u>{_UNITS})(?P<ago>\s+ago)?\b",
@@ -245,6 +256,8 @@ def _own_day(text: str, base: datetime, prefer: Prefer) -> tuple[str, datetime] 
     if m := _FROM_NOW.search(text):
         start = base + timedelta(days=1) if m["ref"].lower() == "tomorrow" else base
         return m.group(0), _shift(start, _count(m["n"]), m["u"])
+    if counted := _counted_days(text, base, midnight, prefer):
+        return counted
     if m := _VAGUE_IN.search(text):
         sign = -1 if m["ago"] else 1
         if m["ago_in"] or m["ago"]:
@@ -269,6 +282,29 @@ def _own_day(text: str, base: datetime, prefer: Prefer) -> tuple[str, datetime] 
         found = _day_of_month(midnight, int(m["d"]), prefer)
         return (m.group(0), found) if found else None
     return None
+
+
+def _counted_days(
+    text: str, base: datetime, midnight: datetime, prefer: Prefer
+) -> tuple[str, datetime] | None:
+    """`_DAY_COUNT_ON` and `_WEEKDAY_WEEK`: a day, then a count of weeks on from it."""
+    if m := _DAY_COUNT_ON.search(text):
+        if m["wd"]:
+            start = _coming(midnight, m["wd"])
+        else:
+            ref = m["ref"].lower()
+            start = base + timedelta(days=1) if ref == "tomorrow" else base
+        sign = -1 if prefer == "past" and not m["wd"] else 1
+        return m.group(0), _shift(start, sign * _count(m["n"]), m["u"])
+    if m := _WEEKDAY_WEEK.search(text):
+        return m.group(0), _coming(midnight, m["wd"]) + timedelta(days=7)
+    return None
+
+
+def _coming(midnight: datetime, weekday: str) -> datetime:
+    """The next `weekday` after the day of `midnight` (a week on when it is that day)."""
+    ahead = (_WEEKDAYS.split("|").index(weekday.lower()) - midnight.weekday()) % 7
+    return midnight + timedelta(days=ahead or 7)
 
 
 def _dotted(text: str) -> tuple[str, int, int, int | None] | None:
