@@ -306,6 +306,12 @@ def _presses(
     if unmarked and (not rule.unmarked_single_value or question_many):
         return None
     restated = shown = False
+    # Read once: the shown newer turn's closeness and the "about the same thing" gate below.
+    cosine = (
+        float(np.dot(older.vector, newer.vector))
+        if older.vector is not None and newer.vector is not None
+        else None
+    )
     if not marked and newer.sigma < older.sigma - rule.sigma_margin:
         # The user gave the amount anew: the newer number leads however its words match
         # the question (round 20, AV8: a renewal's new premium worded unlike the question).
@@ -315,18 +321,13 @@ def _presses(
         # (A.7.3) however their words match the question (round 21, AV4: "Re-fixed at 3.85 %"
         # beside "signed 3.60 % today" for "what rate is my mortgage at currently?").
         shown = (
-            not restated
-            and shown_newer
-            and older.vector is not None
-            and newer.vector is not None
-            and float(np.dot(older.vector, newer.vector)) >= rule.shown_min_cosine
+            not restated and shown_newer and cosine is not None and cosine >= rule.shown_min_cosine
         )
         if not restated and not shown:
             return None
     if (
         not new.episodic
-        or older.vector is None
-        or newer.vector is None
+        or cosine is None
         or old.edge_id in new.episodic_of
         or not set(old.source_turns).isdisjoint(new.source_turns)
         or new.ingest_time > as_of
@@ -334,7 +335,6 @@ def _presses(
         or about_before(new.text)
     ):
         return None
-    cosine = float(np.dot(older.vector, newer.vector))
     return (cosine, marked, restated, shown) if cosine >= rule.min_cosine else None
 
 
