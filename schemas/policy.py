@@ -249,6 +249,12 @@ class NewerStatementsPolicy(BaseModel):
     #: ... when the question or the newer turn says "now"; with `follow_unmarked` also after
     #: an unmarked pressing (`unmarked_single_value`: measured, a LoCoMo dev loss at 5).
     follow_unmarked: bool = False
+    #: How deep in the ranking a newer raw turn may be to press a candidate of the first
+    #: `latest_value.demote_to` (0 or at most `latest_value.window`: only the window's, as
+    #: before round 21). The question's words often match the old value's turn and not the
+    #: newer one's, which then ranks past the window; every other gate is the window's
+    #: (round 21, r21-deeper; `Policy.notes["newer_statements"]`).
+    pressers_from: int = Field(default=0, ge=0, le=200)
 
 
 class BracketedVersionsPolicy(BaseModel):

@@ -198,6 +198,9 @@ class Newer:
     restated: bool = False
     #: A fact that follows the raw turn it was drawn from, which `by` leads (`follow`).
     drawn_from: str | None = None
+    #: `by` ranked past the window and is nearest this candidate of the first five
+    #: (`pressers_from`).
+    deeper: bool = False
 
 
 def asks_now(question: str) -> bool:
@@ -310,24 +313,31 @@ def demotions(
     as_of: datetime,
     rule: NewerStatementsPolicy,
     shown: int = 5,
+    deeper: Sequence[MergedCandidate] = (),
 ) -> dict[str, Newer]:
     """Edge id → the newer raw turn that leads it, for the candidates `window` (the first of
-    the ranking, in its order); only the first `shown` can be demoted."""
+    the ranking, in its order); only the first `shown` can be demoted. `deeper`: the
+    candidates ranked after the window that may press too (`pressers_from`), by the same
+    gates — the newer statement the question's words miss ranks past the window, and it is
+    as much the user's newer word as one inside it (round 21). They keep their places."""
     if not rule.enabled or intent is not Intent.CURRENT:
         return {}
     question_now = not rule.explicit_now or asks_now(question)
     if not question_now and not rule.turn_says_now and not rule.unmarked_single_value:
         return {}
     many = asks_for_many(question)
+    pressers = [*window, *deeper]
     # Read once per newer turn, not once per pair (`says_now` scans the whole turn).
-    says = {m.record.edge_id: _marked(m, rule) for m in window}
+    says = {m.record.edge_id: _marked(m, rule) for m in pressers}
+    aimed = _aims(window[:shown], deeper)
     out: dict[str, Newer] = {}
     for older in window[:shown]:
         told = mentioned_as_of(older.record, as_of)
         pressing = [
             (newer, pressed)
-            for newer in window
+            for newer in pressers
             if newer is not older
+            and aimed.get(newer.record.edge_id, older.record.edge_id) == older.record.edge_id
             and (
                 pressed := _presses(
                     older, newer, told, as_of, rule, question_now, many,
@@ -341,15 +351,46 @@ def demotions(
                 pressing, key=lambda p: (p[0].record.edge.ingest_time, p[0].record.edge_id)
             )
             out[older.record.edge_id] = Newer(
-                newest.record.edge_id, round(cosine, 2), marked, restated
-            )
+                newest.record.edge_id, round(cosine, 2), marked, restated,
+                deeper=newest.record.edge_id in aimed,
+            )  # fmt: skip
     if rule.facts_follow:
         # A fact follows only a turn the present was said of: by the question, or by the
         # newer turn itself. An unmarked pressing (neither says "now") is the weakest reading
         # of a change: "What new activity has X started learning in <month>?" is a question
         # for a set the asker dates, and the later turn one more item (LoCoMo dev, round 20).
         led = {k: v for k, v in out.items() if question_now or v.marked or rule.follow_unmarked}
-        out.update(follow(window[:shown], window, led))
+        out.update(follow(window[:shown], pressers, led))
+    return out
+
+
+def reads_deeper(question: str, single_valued: bool) -> bool:
+    """Whether pressers past the window are read for this question (`pressers_from`). Inside
+    the window the question vouches that a turn is about what it asks; past it, only a
+    question for one current value may look for its newer statement there: one that says it
+    asks about the present (`asks_now`), or one about a single-valued attribute the
+    attribute probe reads (`single_valued`, latest_value's asked attributes) — and never a
+    question for a set (`asks_for_many`: a later turn is one more item, AV5). Measured on
+    LoCoMo dev (development): without this gate deeper "now" turns pressed the evidence of
+    dated and set questions out of the top 5 (round 21)."""
+    return not asks_for_many(question) and (single_valued or asks_now(question))
+
+
+def _aims(shown: Sequence[MergedCandidate], deeper: Sequence[MergedCandidate]) -> dict[str, str]:
+    """A deeper presser's id → the one candidate of the first five (`shown`) it may press: the
+    one its stored vector is nearest (ties by edge id). Past the window the question no longer
+    vouches that a turn is about what it asks, so "about the same thing" is read against the
+    candidates the rule may move: the newer statement must be about this one more than about
+    any other (as `bracketed.py` reads a middle version by its nearest). Measured on the
+    validation tellings (round 21): without it a later turn saying "now" of something else
+    (cosine 0.30-0.39 to two of the first five) pressed both and lifted a stale turn to 5th."""
+    vectors = [(m.record.edge_id, m.vector) for m in shown if m.vector is not None]
+    out: dict[str, str] = {}
+    for newer in deeper:
+        if newer.vector is None or not vectors:
+            continue
+        near = newer.vector
+        out[newer.record.edge_id] = max(vectors, key=lambda v: (float(np.dot(v[1], near)), v[0]))[0]
     return out
 
 
@@ -384,7 +425,7 @@ def follow(
                 continue
             cosine = round(float(np.dot(fact.vector, presser.vector)), 2)
             out[fact.record.edge_id] = Newer(
-                newer.by, cosine, newer.marked, newer.restated, turn.record.edge_id
+                newer.by, cosine, newer.marked, newer.restated, turn.record.edge_id, newer.deeper
             )
             break
     return out
@@ -397,7 +438,7 @@ def explain(newer: Newer) -> str:
         else ", which restates the amount"
         if newer.restated
         else ""
-    )
+    ) + (", found past the window, nearest the statement it leads" if newer.deeper else "")
     if newer.drawn_from is not None:
         return (
             f"drawn from {newer.drawn_from}, which a newer statement about what the question "

@@ -182,18 +182,37 @@ class WindowRules:
             out.update({k: v for k, v in told.items() if k not in out})
         return out
 
+    def _asks_single_valued(self, intent: Intent, qv: np.ndarray) -> bool:
+        """Whether a current question is about a single-valued attribute the latest-value
+        rule's classifier reads (`latest_value.asked_attributes`)."""
+        if self._latest is None or intent is not Intent.CURRENT:
+            return False
+        classifier, rule, allowed, _ = self._latest
+        question = classifier.classify(np.asarray([qv]))[0]
+        return bool(latest_value.asked_attributes(question, allowed, rule))
+
     def _newer(
-        self, intent: Intent, merged: list[MergedCandidate], ranked: list[int], as_of: datetime,
-        question: str,
+        self, intent: Intent, qv: np.ndarray, merged: list[MergedCandidate], ranked: list[int],
+        as_of: datetime, question: str,
     ) -> dict[str, newer_statements.Newer]:  # fmt: skip
         """The first candidates a later raw turn about the same thing leads, for a question
-        about the present (`workers/query/newer_statements.py`)."""
+        about the present (`workers/query/newer_statements.py`); the turn may rank past the
+        window (`pressers_from`) for a question for one current value."""
         rule = self._policy.newer_statements
         if not rule.enabled or not self._newer_calibrated:
             return {}
         shape = self._policy.latest_value
         window = [merged[i] for i in ranked[: shape.window]]
-        return newer_statements.demotions(intent, question, window, as_of, rule, shape.demote_to)
+        deeper = (
+            [merged[i] for i in ranked[shape.window : rule.pressers_from]]
+            if rule.pressers_from > shape.window
+            and intent is Intent.CURRENT
+            and newer_statements.reads_deeper(question, self._asks_single_valued(intent, qv))
+            else []
+        )
+        return newer_statements.demotions(
+            intent, question, window, as_of, rule, shape.demote_to, deeper
+        )
 
     def passed_out(
         self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
@@ -295,7 +314,7 @@ class WindowRules:
         ).items():
             out.setdefault(edge_id, []).append(pressed_values.explain(pressed))
             pairs.setdefault(edge_id, pressed.by)
-        for edge_id, newer in self._newer(intent, merged, ranked, as_of, question).items():
+        for edge_id, newer in self._newer(intent, qv, merged, ranked, as_of, question).items():
             out.setdefault(edge_id, []).append(newer_statements.explain(newer))
         for edge_id, middle in self._bracketed(intent, merged, ranked, pairs, as_of).items():
             if edge_id not in out:  # moved already, for a reason of its own
