@@ -1,6 +1,7 @@
 """Witnesses of newer_statements' `pressers_from` (round 21, r21-deeper): a newer raw turn
 ranked past the window presses a candidate of the first five by the window's gates, when it is
-nearest that candidate of the five and the question asks for one current value.
+nearest that candidate of the five, not keyed apart from it, and the question says it asks
+about the present.
 
 Synthetic candidates and vectors written here for the test; none comes from a paper-turns set.
 The question's words match the old statement, not the newer one, so the newer turn ranks past
@@ -74,9 +75,10 @@ UNMARKED = _candidate("new#raw", LATER, NEW, 0.1, "it is the other one")
 def _led(
     *deeper: MergedCandidate, window: list[MergedCandidate] = WINDOW,
     question: str = "which one do I have now?", rule: NewerStatementsPolicy = RULE,
+    keys: dict[str, frozenset[str]] | None = None,
 ) -> dict[str, newer_statements.Newer]:  # fmt: skip
     return newer_statements.demotions(
-        Intent.CURRENT, question, window, NOW, rule, DEMOTE_TO, deeper
+        Intent.CURRENT, question, window, NOW, rule, DEMOTE_TO, deeper, keys
     )
 
 
@@ -124,19 +126,49 @@ def test_the_switch_reads_pressers_from_the_caller() -> None:
 
 
 @pytest.mark.parametrize(
-    ("question", "single_valued", "reads"),
+    ("question", "reads"),
     [
-        ("which car do I drive now?", False, True),  # says it asks about the present
-        ("which car do I drive?", True, True),  # a single-valued attribute the probe reads
-        ("which car do I drive?", False, False),  # neither: the question vouches for nothing
-        ("what books am I reading now?", True, False),  # a set: a later item is one more
-        ("what are all the places I have lived in these days?", False, False),
+        ("which car do I drive now?", True),  # contrasts the present with before
+        ("what do I drive these days?", True),
+        ("which car do I drive?", False),  # the question vouches for nothing past the window
+        ("what books am I reading now?", False),  # a set: a later item is one more
+        ("what are all the places I have lived in these days?", False),
     ],
 )
-def test_only_a_question_for_one_current_value_reads_past_the_window(
-    question: str, single_valued: bool, reads: bool
-) -> None:
-    assert newer_statements.reads_deeper(question, single_valued) is reads
+def test_only_a_question_that_says_now_reads_past_the_window(question: str, reads: bool) -> None:
+    assert newer_statements.reads_deeper(question) is reads
+
+
+def _keyed(candidate: MergedCandidate, key: str) -> MergedCandidate:
+    edge = candidate.record.edge.model_copy(update={"slot_key": key})
+    return MergedCandidate(
+        FactRecord(edge=edge, lifecycle=candidate.record.lifecycle),
+        candidate.sigma,
+        candidate.sources,
+        candidate.vector,
+    )
+
+
+def test_a_deeper_turn_keyed_apart_from_the_old_statement_does_not_press_it() -> None:
+    # The old turn drew a fact of one slot, the newer turn one of another: the keys say they
+    # are about different things, however near their vectors.
+    keys = {"old#raw": frozenset({"user.music_preference"}), "new#raw": frozenset({"user.gym"})}
+    assert _led(MARKED, keys=keys) == {}
+    # A key in common, or no key on one side: the vectors decide, as in the window.
+    same = {"old#raw": frozenset({"user.gym"}), "new#raw": frozenset({"user.gym"})}
+    assert set(_led(MARKED, keys=same)) == {"old#raw"}
+    assert set(_led(MARKED, keys={"old#raw": frozenset({"user.music_preference"})})) == {"old#raw"}
+    # A keyed fact among the first five is keyed by its own slot key.
+    fact = _keyed(_candidate("old#0", THEN, OLD, 0.8), "user.music_preference")
+    window = [fact, *FILLERS]
+    assert _led(MARKED, window=window, keys={"new#raw": frozenset({"user.gym"})}) == {}
+    assert set(_led(MARKED, window=window)) == {"old#0"}
+    # Inside the window keys do not gate (the window's rule is unchanged).
+    inside = newer_statements.demotions(
+        Intent.CURRENT, "which one do I have now?", [STALE, *FILLERS[:8], MARKED], NOW, RULE,
+        DEMOTE_TO, (), keys,
+    )  # fmt: skip
+    assert set(inside) == {"old#raw"}
 
 
 # The query path, on the real model: the question is asked in the old habit's words, and a

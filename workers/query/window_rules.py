@@ -182,22 +182,13 @@ class WindowRules:
             out.update({k: v for k, v in told.items() if k not in out})
         return out
 
-    def _asks_single_valued(self, intent: Intent, qv: np.ndarray) -> bool:
-        """Whether a current question is about a single-valued attribute the latest-value
-        rule's classifier reads (`latest_value.asked_attributes`)."""
-        if self._latest is None or intent is not Intent.CURRENT:
-            return False
-        classifier, rule, allowed, _ = self._latest
-        question = classifier.classify(np.asarray([qv]))[0]
-        return bool(latest_value.asked_attributes(question, allowed, rule))
-
     def _newer(
-        self, intent: Intent, qv: np.ndarray, merged: list[MergedCandidate], ranked: list[int],
-        as_of: datetime, question: str,
+        self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
+        as_of: datetime, question: str, read: dict[str, FactRecord],
     ) -> dict[str, newer_statements.Newer]:  # fmt: skip
         """The first candidates a later raw turn about the same thing leads, for a question
         about the present (`workers/query/newer_statements.py`); the turn may rank past the
-        window (`pressers_from`) for a question for one current value."""
+        window (`pressers_from`) for a question that says it asks about the present."""
         rule = self._policy.newer_statements
         if not rule.enabled or not self._newer_calibrated:
             return {}
@@ -207,11 +198,18 @@ class WindowRules:
             [merged[i] for i in ranked[shape.window : rule.pressers_from]]
             if rule.pressers_from > shape.window
             and intent is Intent.CURRENT
-            and newer_statements.reads_deeper(question, self._asks_single_valued(intent, qv))
+            and newer_statements.reads_deeper(question)
             else []
         )
+        # The slot keys drawn from the first five and the deeper turns, read from the store
+        # only when deeper pressers are read (`newer_statements._keyed_apart`).
+        keys = (
+            self._turn_keys(user, [m.record for m in [*window[: shape.demote_to], *deeper]], read)
+            if deeper
+            else {}
+        )
         return newer_statements.demotions(
-            intent, question, window, as_of, rule, shape.demote_to, deeper
+            intent, question, window, as_of, rule, shape.demote_to, deeper, keys
         )
 
     def passed_out(
@@ -314,7 +312,9 @@ class WindowRules:
         ).items():
             out.setdefault(edge_id, []).append(pressed_values.explain(pressed))
             pairs.setdefault(edge_id, pressed.by)
-        for edge_id, newer in self._newer(intent, qv, merged, ranked, as_of, question).items():
+        for edge_id, newer in self._newer(
+            user, intent, merged, ranked, as_of, question, read
+        ).items():
             out.setdefault(edge_id, []).append(newer_statements.explain(newer))
         for edge_id, middle in self._bracketed(intent, merged, ranked, pairs, as_of).items():
             if edge_id not in out:  # moved already, for a reason of its own
