@@ -265,6 +265,9 @@ class NewerStatementsPolicy(BaseModel):
     #: never one keyed apart from it; every other gate is the window's (round 21, r21-deeper;
     #: `Policy.notes["pressers_from"]`).
     pressers_from: int = Field(default=0, ge=0, le=200)
+    #: A presser past the window must be this close to the candidate it presses (the window's
+    #: own pressers need `min_cosine`): round 22, measured with `shown_newer_leads`.
+    deeper_min_cosine: float = Field(default=0.35, ge=-1.0, le=1.0)
 
 
 class BracketedVersionsPolicy(BaseModel):

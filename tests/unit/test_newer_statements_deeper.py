@@ -228,3 +228,17 @@ def test_the_query_path_finds_the_newer_statement_past_the_window(
     test_the_ranking_does_not_depend_on_delivery_order,
     test_forgetting_an_edge_ends_where_never_telling_it_does,
 ) = ranking_properties(STREAM, QUESTION, ON, NOW)
+
+
+def test_past_the_window_a_presser_must_be_closer_than_inside_it() -> None:
+    """Past the window the question no longer vouches for the pair, so the newer turn must be
+    closer to the candidate than a window presser (`deeper_min_cosine` 0.35 against
+    `min_cosine` 0.3; round 22: a remark on another thing at cosine 0.31 pressed a gold turn)."""
+    loose = _candidate("new#raw", LATER, _unit(0.32, 0.0, 0.0, 0.0, 0.947), 0.1,
+                       "these days it is the other one")  # fmt: skip
+    assert 0.3 <= float(np.dot(OLD, loose.vector)) < 0.35
+    assert _led(loose) == {}
+    # The same turn inside the window presses (the window's own gate is unchanged).
+    assert set(_led(window=[STALE, *FILLERS[:8], loose])) == {"old#raw"}
+    # With the floor at the window's, it presses from past the window too.
+    assert set(_led(loose, rule=RULE.model_copy(update={"deeper_min_cosine": 0.3}))) == {"old#raw"}

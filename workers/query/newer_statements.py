@@ -393,6 +393,7 @@ def demotions(
                 )
             )
             is not None
+            and (newer.record.edge_id not in aimed or pressed[0] >= rule.deeper_min_cosine)
         ]  # fmt: skip
         if pressing:
             newest, (cosine, marked, restated, by_place) = max(
