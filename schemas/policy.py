@@ -257,6 +257,17 @@ class NewerStatementsPolicy(BaseModel):
     #: Two versions of one thing, not two remarks on one topic: set on the generator's seed-29
     #: train half (development): at 0.3 later on-topic remarks pressed three Hit@1 answers.
     shown_min_cosine: float = Field(default=0.4, ge=-1.0, le=1.0)
+    #: How deep in the ranking a newer raw turn may be to press a candidate of the first
+    #: `latest_value.demote_to` (0 or at most `latest_value.window`: only the window's, as
+    #: before round 21). The question's words often match the old value's turn and not the
+    #: newer one's, which then ranks past the window. Past it, only for a question that says
+    #: it asks about the present, only the candidate of the first five the turn is nearest,
+    #: never one keyed apart from it; every other gate is the window's (round 21, r21-deeper;
+    #: `Policy.notes["pressers_from"]`).
+    pressers_from: int = Field(default=0, ge=0, le=200)
+    #: A presser past the window must be this close to the candidate it presses (the window's
+    #: own pressers need `min_cosine`): round 22, measured with `shown_newer_leads`.
+    deeper_min_cosine: float = Field(default=0.35, ge=-1.0, le=1.0)
 
 
 class BracketedVersionsPolicy(BaseModel):

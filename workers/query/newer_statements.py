@@ -202,6 +202,9 @@ class Newer:
     #: It pressed because it is shown itself, close to the candidate, for a question that asks
     #: which value holds now (`shown_newer_leads`).
     shown: bool = False
+    #: `by` ranked past the window and is nearest this candidate of the first five
+    #: (`pressers_from`).
+    deeper: bool = False
 
 
 def asks_now(question: str) -> bool:
@@ -345,17 +348,26 @@ def demotions(
     as_of: datetime,
     rule: NewerStatementsPolicy,
     shown: int = 5,
+    deeper: Sequence[MergedCandidate] = (),
+    turn_keys: Mapping[str, frozenset[str]] | None = None,
 ) -> dict[str, Newer]:
     """Edge id → the newer raw turn that leads it, for the candidates `window` (the first of
-    the ranking, in its order); only the first `shown` can be demoted."""
+    the ranking, in its order); only the first `shown` can be demoted. `deeper`: the
+    candidates ranked after the window that may press too (`pressers_from`), by the same
+    gates — the newer statement the question's words miss ranks past the window, and it is
+    as much the user's newer word as one inside it (round 21). They keep their places.
+    `turn_keys`: a raw turn's id → the slot keys of the facts drawn from it (read from the
+    store), for `_keyed_apart`."""
     if not rule.enabled or intent is not Intent.CURRENT:
         return {}
     question_now = not rule.explicit_now or asks_now(question)
     if not question_now and not rule.turn_says_now and not rule.unmarked_single_value:
         return {}
     many = asks_for_many(question)
+    pressers = [*window, *deeper]
     # Read once per newer turn, not once per pair (`says_now` scans the whole turn).
-    says = {m.record.edge_id: _marked(m, rule) for m in window}
+    says = {m.record.edge_id: _marked(m, rule) for m in pressers}
+    aimed = _aims(window[:shown], deeper)
     # The newer turns shown among the first (before any rule moves them), for a question that
     # asks which value holds now: their place waives the σ condition (`shown_newer_leads`).
     leads_shown = (
@@ -368,8 +380,12 @@ def demotions(
         told = mentioned_as_of(older.record, as_of)
         pressing = [
             (newer, pressed)
-            for newer in window
+            for newer in pressers
             if newer is not older
+            and aimed.get(newer.record.edge_id, older.record.edge_id) == older.record.edge_id
+            and not (
+                newer.record.edge_id in aimed and _keyed_apart(older, newer, turn_keys or {})
+            )
             and (
                 pressed := _presses(
                     older, newer, told, as_of, rule, question_now, many,
@@ -377,21 +393,72 @@ def demotions(
                 )
             )
             is not None
+            and (newer.record.edge_id not in aimed or pressed[0] >= rule.deeper_min_cosine)
         ]  # fmt: skip
         if pressing:
             newest, (cosine, marked, restated, by_place) = max(
                 pressing, key=lambda p: (p[0].record.edge.ingest_time, p[0].record.edge_id)
             )
             out[older.record.edge_id] = Newer(
-                newest.record.edge_id, round(cosine, 2), marked, restated, shown=by_place
-            )
+                newest.record.edge_id, round(cosine, 2), marked, restated,
+                shown=by_place, deeper=newest.record.edge_id in aimed,
+            )  # fmt: skip
     if rule.facts_follow:
         # A fact follows only a turn the present was said of: by the question, or by the
         # newer turn itself. An unmarked pressing (neither says "now") is the weakest reading
         # of a change: "What new activity has X started learning in <month>?" is a question
         # for a set the asker dates, and the later turn one more item (LoCoMo dev, round 20).
         led = {k: v for k, v in out.items() if question_now or v.marked or rule.follow_unmarked}
-        out.update(follow(window[:shown], window, led))
+        out.update(follow(window[:shown], pressers, led))
+    return out
+
+
+def reads_deeper(question: str) -> bool:
+    """Whether pressers past the window are read for this question (`pressers_from`). Inside
+    the window the question vouches that a turn is about what it asks; past it, only a
+    question that contrasts the present with before (`asks_now`: the asker expects a change)
+    looks for the newer statement there, and never a question for a set (`asks_for_many`: a
+    later turn is one more item, AV5). Measured (round 21): of the demotions deeper pressers
+    made on the validation tellings, for questions that say now 5 moved a stale answer and 2
+    a gold one out of the first five; for the others 1 and 6 — and on LoCoMo dev (development)
+    deeper "now" turns pressed the evidence of dated and set questions."""
+    return not asks_for_many(question) and asks_now(question)
+
+
+def _keys(candidate: MergedCandidate, turn_keys: Mapping[str, frozenset[str]]) -> set[str]:
+    """The slot keys a candidate carries: its own, and a raw turn's drawn facts' (`turn_keys`)."""
+    edge = candidate.record.edge
+    own = {edge.slot_key} if edge.slot_key else set()
+    return own | set(turn_keys.get(candidate.record.edge_id, ()))
+
+
+def _keyed_apart(
+    older: MergedCandidate, newer: MergedCandidate, turn_keys: Mapping[str, frozenset[str]]
+) -> bool:
+    """Whether the extractor keyed the two to different slots and to no common one: then a key
+    says what each is about, and they are about different things — a later "I take amlodipine
+    now" (a medication's slot) is no newer statement of what one listens to (a music slot),
+    however near their vectors (generator seed-29 test half: two Hit@1 lost to deeper pressers
+    keyed apart, round 21). Without a key on either side the vectors decide, as in the window."""
+    old, new = _keys(older, turn_keys), _keys(newer, turn_keys)
+    return bool(old) and bool(new) and old.isdisjoint(new)
+
+
+def _aims(shown: Sequence[MergedCandidate], deeper: Sequence[MergedCandidate]) -> dict[str, str]:
+    """A deeper presser's id → the one candidate of the first five (`shown`) it may press: the
+    one its stored vector is nearest (ties by edge id). Past the window the question no longer
+    vouches that a turn is about what it asks, so "about the same thing" is read against the
+    candidates the rule may move: the newer statement must be about this one more than about
+    any other (as `bracketed.py` reads a middle version by its nearest). Measured on the
+    validation tellings (round 21): without it a later turn saying "now" of something else
+    (cosine 0.30-0.39 to two of the first five) pressed both and lifted a stale turn to 5th."""
+    vectors = [(m.record.edge_id, m.vector) for m in shown if m.vector is not None]
+    out: dict[str, str] = {}
+    for newer in deeper:
+        if newer.vector is None or not vectors:
+            continue
+        near = newer.vector
+        out[newer.record.edge_id] = max(vectors, key=lambda v: (float(np.dot(v[1], near)), v[0]))[0]
     return out
 
 
@@ -426,7 +493,7 @@ def follow(
                 continue
             cosine = round(float(np.dot(fact.vector, presser.vector)), 2)
             out[fact.record.edge_id] = Newer(
-                newer.by, cosine, newer.marked, newer.restated, turn.record.edge_id
+                newer.by, cosine, newer.marked, newer.restated, turn.record.edge_id, newer.deeper
             )
             break
     return out
@@ -441,7 +508,7 @@ def explain(newer: Newer) -> str:
         else ", shown itself and close to this one"
         if newer.shown
         else ""
-    )
+    ) + (", found past the window, nearest the statement it leads" if newer.deeper else "")
     if newer.drawn_from is not None:
         return (
             f"drawn from {newer.drawn_from}, which a newer statement about what the question "

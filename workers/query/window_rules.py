@@ -183,17 +183,34 @@ class WindowRules:
         return out
 
     def _newer(
-        self, intent: Intent, merged: list[MergedCandidate], ranked: list[int], as_of: datetime,
-        question: str,
+        self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
+        as_of: datetime, question: str, read: dict[str, FactRecord],
     ) -> dict[str, newer_statements.Newer]:  # fmt: skip
         """The first candidates a later raw turn about the same thing leads, for a question
-        about the present (`workers/query/newer_statements.py`)."""
+        about the present (`workers/query/newer_statements.py`); the turn may rank past the
+        window (`pressers_from`) for a question that says it asks about the present."""
         rule = self._policy.newer_statements
         if not rule.enabled or not self._newer_calibrated:
             return {}
         shape = self._policy.latest_value
         window = [merged[i] for i in ranked[: shape.window]]
-        return newer_statements.demotions(intent, question, window, as_of, rule, shape.demote_to)
+        deeper = (
+            [merged[i] for i in ranked[shape.window : rule.pressers_from]]
+            if rule.pressers_from > shape.window
+            and intent is Intent.CURRENT
+            and newer_statements.reads_deeper(question)
+            else []
+        )
+        # The slot keys drawn from the first five and the deeper turns, read from the store
+        # only when deeper pressers are read (`newer_statements._keyed_apart`).
+        keys = (
+            self._turn_keys(user, [m.record for m in [*window[: shape.demote_to], *deeper]], read)
+            if deeper
+            else {}
+        )
+        return newer_statements.demotions(
+            intent, question, window, as_of, rule, shape.demote_to, deeper, keys
+        )
 
     def passed_out(
         self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
@@ -295,7 +312,9 @@ class WindowRules:
         ).items():
             out.setdefault(edge_id, []).append(pressed_values.explain(pressed))
             pairs.setdefault(edge_id, pressed.by)
-        for edge_id, newer in self._newer(intent, merged, ranked, as_of, question).items():
+        for edge_id, newer in self._newer(
+            user, intent, merged, ranked, as_of, question, read
+        ).items():
             out.setdefault(edge_id, []).append(newer_statements.explain(newer))
         for edge_id, middle in self._bracketed(intent, merged, ranked, pairs, as_of).items():
             if edge_id not in out:  # moved already, for a reason of its own
