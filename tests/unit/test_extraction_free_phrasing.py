@@ -358,3 +358,31 @@ def test_a_negated_state_without_its_subject_is_stated_as_a_state(text: str) -> 
     texts = [f.text for f in facts_of(RuleExtractor(), turn(text))]
     assert any(t.startswith("User is not ") for t in texts), texts
     assert not any(" nots " in t for t in texts), texts
+
+
+@pytest.mark.parametrize(
+    ("text", "role"),
+    [
+        ("I work as a lighthouse keeper on the coast", "lighthouse keeper"),
+        ("these days I'm employed as a glazier, mostly shopfronts", "glazier"),
+        ("honestly I'm a wheelwright by trade", "wheelwright"),
+        ("I retrained as a farrier after the army", "farrier"),
+        ("I make a living as a chimney sweep", "chimney sweep"),
+    ],
+)  # fmt: skip
+def test_an_occupation_frame_names_a_profession_the_lexicon_does_not_know(
+    text: str, role: str
+) -> None:
+    """The frame ("work as a", "employed as a", "… by trade") says the noun phrase is a job
+    whatever the noun is (round 22): a trade outside the job lexicon is still the profession."""
+    facts = {f.slot_key: f.value for f in facts_of(RuleExtractor(), turn(text))}
+    assert facts.get("user.profession") == role
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["we work as a team on the weekends", "my sister works as a glazier", "I'm a wheelwright fan"],
+)
+def test_an_occupation_frame_needs_the_user_and_a_role(text: str) -> None:
+    facts = {f.slot_key: f.value for f in facts_of(RuleExtractor(), turn(text))}
+    assert "user.profession" not in facts

@@ -97,6 +97,30 @@ _PROFESSION = re.compile(
     rf"(?:\s+(?:at|for)\s+(?P<org>[^,.;!?]+))?",
     _I,
 )
+#: Frames that say a noun phrase is the user's occupation whatever the noun is ("I work as a
+#: harbourmaster", "employed as a …", "I'm a cooper by trade"): the frame, not a list of job
+#: words, carries the meaning, so a trade the lexicon never heard of is still a profession
+#: (issue 11: value extraction by pattern families; round 22 — AV3 answers lost as fact-less raw
+#: turns). "I'm a …" alone stays gated by the lexicon ("I'm a vegetarian" is no job).
+_ROLE_NP = r"(?P<obj>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)"
+_ROLE_END = (
+    r"(?=\s+(?:at|for|in|on|with|and|but|since|from|who|because|now|these|so|after|before|until"
+    r"|during|near|by|of|to|mostly|too|as|here|there)\b|\s*[,.;!?)]|\s*$)"
+)
+_PROFESSION_FRAME = re.compile(
+    r"\b(?:i\s+(?:now\s+)?work|(?:i'm|i\s+am|im)\s+(?:now\s+)?(?:working|employed)"
+    r"|i've\s+been\s+working|i\s+have\s+been\s+working|i\s+(?:earn|make)\s+(?:a|my)\s+living"
+    r"|(?:re)?trained|qualified)\s+as\s+(?:an?|the)\s+"
+    + _ROLE_NP
+    + _ROLE_END
+    + r"|\b(?:i'm|i\s+am|im)\s+(?:an?)\s+"
+    + _ROLE_NP.replace("obj", "obj2")
+    + r"\s+by\s+(?:trade|profession|training)\b",
+    _I,
+)
+_SAYS_I = re.compile(r"(?:i|i'm|im)\b", _I)
+#: Heads a profession frame can carry that are no occupation ("we work as a team").
+_NOT_ROLES = frozenset(words("team unit pair duo family group whole one kind sort bit lot"))
 _RETIRED = re.compile(r"\b(?:i'm|im|i\s+am|i\s+just|just|i|finally|officially)\s+retired\b", _I)
 _NAME = re.compile(
     r"\bmy\s+(?P<which>(?:first\s+|last\s+|sur|full\s+|middle\s+)?name)\s+is\s+"
@@ -297,6 +321,26 @@ def _who(text: str, out: list[Draft]) -> None:
                     span=(m.start("org"), m.end("org")),
                 )
             )
+    lexicon_spans = [(m.start(), m.end()) for m in _PROFESSION.finditer(text)]
+    for m in _PROFESSION_FRAME.finditer(text):
+        if any(a < m.end() and m.start() < b for a, b in lexicon_spans):
+            continue  # the lexicon's reading of the same words stands (it keeps the employer)
+        job = m["obj"] or m["obj2"]
+        said_by_user = _SAYS_I.match(m.group(0)) or subject_is_user(text, m.start())
+        if job.split()[-1].lower() in _NOT_ROLES or not said_by_user:
+            continue
+        out.append(
+            from_match(
+                "identity.profession_frame",
+                "user.profession",
+                job,
+                m,
+                d.WORK,
+                d.R,
+                d.COMMITTED,
+                55,
+            )
+        )
     for m in _RETIRED.finditer(text):
         out.append(
             from_match(
