@@ -393,6 +393,11 @@ class WithdrawnPolicy(BaseModel):
     #: a verdict, a dismissive imperative, the verb of withdrawing); its target must share a
     #: content word with the turn. Measurements in `Policy.notes["withdrawn"]`.
     dismissals: bool = False
+    #: A withdrawal whose nearest earlier live assertion is under `min_cosine` (a turn long
+    #: with its reasons: "the band thing is cooked. X moved away, we're done") still finds
+    #: its plan when the plan is in the window too and both say a content word the question
+    #: says (`workers/query/asked_topic.py`), if their cosine is at least this. None: off.
+    asked_topic_min_cosine: float | None = Field(default=None, ge=-1.0, le=1.0)
     #: The embedder whose vectors the probe and `min_cosine` mean something on.
     embedder_model_id: str = "minilm-l6-v2-int8"
 
