@@ -91,6 +91,18 @@ _FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             + r"\s+go)"
             + _END,
         ),
+        # "Dropping it for good.", "I'm scrapping it", "we're shelving that altogether": the
+        # same cancelling verbs told as under way, with a pro-form only ("dropping the kids at
+        # school" drops no plan) and no particle after it ("dropping it off").
+        (
+            "cancelling verb under way",
+            r"(?:^|[,;:]\s*|\b(?:so|just|ok|okay|yeah)\s+)(?:(?:i|we)(?:['’]m|\s+am|['’]re"
+            r"|\s+are)\s+)?(?:just\s+)?(?:forgetting|dropping|scrapping|ditching|shelving"
+            r"|binning)\s+(?:about\s+)?"
+            + _PRO
+            + r"(?:\s+(?:for\s+good|permanently|altogether|entirely|completely))?"
+            + _END,
+        ),
         # "I withdrew the application", "I withdraw this idea", "pulled my application"
         (
             "withdrawing verb",
