@@ -159,7 +159,7 @@ def _target(
     which the target must say (a dismissal names what it gives up; "not doing it" alone
     names nothing). `asked`: (the words the question and the withdrawal both say, the window's
     turns) — when no assertion is near enough, one in the window saying one of those words
-    is, at `asked_topic_min_cosine` (`asked_topic.py`)."""
+    is, at `asked_topic_min_cosine` (`asked_topic.py`), `bound` still holding."""
     found = _nearest_live(withdrawal, hits, before, as_of, probability, rule, bound)
     if found is not None and found[1] >= rule.min_cosine:
         return found
@@ -172,7 +172,10 @@ def _target(
         if words.intersection(tokenize(h.record.edge.text))
         and window_turns.intersection(h.record.edge.source_turns)
     ]  # fmt: skip
-    found = _nearest_live(withdrawal, named, before, as_of, probability, rule, None)
+    # The slot an ingest retraction names still binds it (`bound`): a marker misread on a
+    # turn about something else ("my forearms are toast" after a gym session) names nothing
+    # the question's topic may replace (heldout2: the gym fee withdrawn, first measured).
+    found = _nearest_live(withdrawal, named, before, as_of, probability, rule, bound)
     if found is None or found[1] < floor:
         return None
     return found
