@@ -242,7 +242,7 @@ class WindowRules:
         return withdrawn.withdrawn(
             intent, window, as_of, rule, lambda v: withdrawal_probability(probe, v),
             lambda ids: list(self._read(user, list(ids), read).values()), nearest, retracted,
-            query,
+            query, [merged[i] for i in ranked[: 2 * self._policy.latest_value.window]],
         )  # fmt: skip
 
     def _bracketed(

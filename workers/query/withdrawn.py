@@ -75,6 +75,7 @@ from workers.ports import Hit
 from workers.query.asked_topic import asked_topic
 from workers.query.candidates import MergedCandidate
 from workers.query.pressed_values import mentioned_as_of
+from workers.query.withdrawal_search import found_from_plans
 from workers.query.withdrawal_turns import (
     INGEST,
     Nearest,
@@ -279,16 +280,25 @@ def withdrawn(
     nearest: Nearest,
     retracted: Retracted,
     query: str = "",
+    head: Sequence[MergedCandidate] = (),
 ) -> dict[str, Withdrawn]:
     """Edge id → the withdrawal that gives it up, among the candidates `window` (the first of
     the ranking); `records` reads the withdrawal's facts, `nearest` the user's memory (exact),
-    `retracted` its retracted statements; `query` the question (`asked_topic`)."""
+    `retracted` its retracted statements; `query` the question (`asked_topic`). `head`: the
+    first candidates of the ranking, the window's and those after it that masking the window's
+    would lift into the served top k — a withdrawn plan's tellings there are withdrawn too (a
+    plan's fact just below the window rose into the top 10 when its turn was masked)."""
     if not rule.enabled or intent not in INTENTS:
         return {}
     out: dict[str, Withdrawn] = {}
     gap = timedelta(hours=rule.min_gap_hours)
     window_turns = frozenset(t for m in window for t in m.record.edge.source_turns)
-    for withdrawal, p, family in withdrawals(window, as_of, probability, rule, records):
+    # The window's withdrawals, then those found from a plan the window ranks high.
+    read = [
+        *withdrawals(window, as_of, probability, rule, records),
+        *found_from_plans(window, as_of, probability, rule, nearest),
+    ]
+    for withdrawal, p, family in read:
         edge = withdrawal.record.edge
         assert withdrawal.vector is not None
         if resolved(withdrawal, records, retracted, rule):
@@ -321,7 +331,7 @@ def withdrawn(
             continue  # the user's newest word on the plan is no withdrawal of it
         for told in _plan(target, words, before, probability, rule):
             turns = set(told.edge.source_turns)
-            for m in window:
+            for m in head or window:
                 if (
                     m is not withdrawal
                     and turns.intersection(m.record.edge.source_turns)
