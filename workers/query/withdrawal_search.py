@@ -8,8 +8,8 @@ the plan is served as current though the user withdrew it (§3.3, A.9: a retract
 is 0). Round 18 left this class out ("withdrawals found beyond the top 10 by searching from
 the plan"). Here, for a question about now or ahead, each raw turn among the first
 `from_plans` candidates is a possible plan: the user's statements nearest it (the same exact
-search, `targets` of them, told up to the question) that are raw turns told at least
-`min_gap_hours` after it and read as the user's own withdrawal — by the probe or an asserted
+search, `targets` of them, told up to the question) that are about the same thing (cosine at
+least `min_cosine`), raw turns told at least `min_gap_hours` after it and read as the user's own withdrawal — by the probe or an asserted
 dismissal (`withdrawal_turns.own_reading`; not the ingest's misread markers) — join the
 window's withdrawals. Each then meets every gate a window withdrawal meets (its target is the
 user's live assertion nearest *it*, sharing its topic; the user's newest word decides), so a
@@ -60,6 +60,8 @@ def found_from_plans(
             ):
                 continue
             vector = np.asarray(hit.dense)
+            if float(np.dot(plan.vector, vector)) < rule.min_cosine:
+                continue  # not about the same thing as the plan searched from
             p = probability(vector)
             reading = own_reading(later.text, p, rule)
             if reading is None:
