@@ -62,6 +62,9 @@ DISMISSALS = [
     ("cancelling verb under way", "Weighed it all again. Dropping it for good."),
     ("cancelling verb under way", "the quotes were mad, so I'm scrapping it"),
     ("cancelling verb under way", "we're shelving that altogether"),
+    ("declared verdict", "The treehouse question may be treated as withdrawn. The oak is rotten."),
+    ("declared verdict", "Please consider the pottery course cancelled."),
+    ("declared verdict", "consider it dead, the quotes were mad"),
 ]
 
 
@@ -91,6 +94,12 @@ NOT_DISMISSALS = [
     "Should I be dropping it?",  # a question
     "maybe dropping it, maybe not",  # a hedge
     "the upside of dropping it: free Saturdays",  # weighed, not done
+    "If it rains, the match may be treated as abandoned.",  # a condition before it
+    "Maybe the trip can be considered off?",  # a question
+    "the shop may be closed on Sunday",  # a modal of possibility, no declared reading
+    "my lawyer says it may be treated as withdrawn",  # somebody else's word
+    "Consider the sauce as dead simple",  # an adjective, not a verdict
+    "consider it done",  # a completion, no cancellation
 ]
 
 
