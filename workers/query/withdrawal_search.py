@@ -9,12 +9,12 @@ is 0). Round 18 left this class out ("withdrawals found beyond the top 10 by sea
 the plan"). Here, for a question about now or ahead, each raw turn among the first
 `from_plans` candidates is a possible plan: the user's statements nearest it (the same exact
 search, `targets` of them, told up to the question) that are about the same thing (cosine at
-least `min_cosine`), raw turns told at least `min_gap_hours` after it and read as the user's own withdrawal — by the probe or an asserted
-dismissal (`withdrawal_turns.own_reading`; not the ingest's misread markers) — join the
-window's withdrawals. Each then meets every gate a window withdrawal meets (its target is the
-user's live assertion nearest *it*, sharing its topic; the user's newest word decides), so a
-withdrawal found this way withdraws only what it would have withdrawn had it ranked. A pure
-function of the edge set, the question's ranking and as_of; ties by edge id.
+least `min_cosine`), raw turns told at least `min_gap_hours` after it and read as the user's
+own withdrawal — by the probe or an asserted dismissal (`withdrawal_turns.own_reading`; not
+the ingest's misread markers) — join the window's withdrawals. Each then meets every gate a
+window withdrawal meets (its target is the user's live assertion nearest *it*, sharing its
+topic; the user's newest word decides), so a withdrawal found this way withdraws only what it
+would have withdrawn had it ranked. A pure function of the edge set, the question's ranking and as_of; ties by edge id.
 """
 
 from __future__ import annotations
