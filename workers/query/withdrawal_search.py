@@ -14,7 +14,8 @@ own withdrawal — by the probe or an asserted dismissal (`withdrawal_turns.own_
 the ingest's misread markers) — join the window's withdrawals. Each then meets every gate a
 window withdrawal meets (its target is the user's live assertion nearest *it*, sharing its
 topic; the user's newest word decides), so a withdrawal found this way withdraws only what it
-would have withdrawn had it ranked. A pure function of the edge set, the question's ranking and as_of; ties by edge id.
+would have withdrawn had it ranked. A pure function of the edge set, the question's ranking
+and as_of; ties by edge id.
 """
 
 from __future__ import annotations
