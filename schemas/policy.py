@@ -404,6 +404,15 @@ class WithdrawnPolicy(BaseModel):
     #: a verdict, a dismissive imperative, the verb of withdrawing); its target must share a
     #: content word with the turn. Measurements in `Policy.notes["withdrawn"]`.
     dismissals: bool = False
+    #: A withdrawal whose nearest earlier live assertion is under `min_cosine` (a turn long
+    #: with its reasons: "the band thing is cooked. X moved away, we're done") still finds
+    #: its plan when the plan is in the window too and both say a content word the question
+    #: says (`workers/query/asked_topic.py`), if their cosine is at least this. None: off.
+    asked_topic_min_cosine: float | None = Field(default=None, ge=-1.0, le=1.0)
+    #: The raw turns among the first this many candidates are searched from for a later own
+    #: withdrawal of them that ranks below the window (`workers/query/withdrawal_search.py`);
+    #: it then meets every gate a window withdrawal meets. 0: off.
+    from_plans: int = Field(default=0, ge=0)
     #: The embedder whose vectors the probe and `min_cosine` mean something on.
     embedder_model_id: str = "minilm-l6-v2-int8"
 

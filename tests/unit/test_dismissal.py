@@ -59,6 +59,12 @@ DISMISSALS = [
     ("dismissive imperative", "We leave it. It was a nice dream."),
     ("withdrawing verb", "I withdrew my application to the Lisbon programme"),
     ("withdrawing verb", "we pulled the planning application for the extension"),
+    ("cancelling verb under way", "Weighed it all again. Dropping it for good."),
+    ("cancelling verb under way", "the quotes were mad, so I'm scrapping it"),
+    ("cancelling verb under way", "we're shelving that altogether"),
+    ("declared verdict", "The treehouse question may be treated as withdrawn. The oak is rotten."),
+    ("declared verdict", "Please consider the pottery course cancelled."),
+    ("declared verdict", "consider it dead, the quotes were mad"),
 ]
 
 
@@ -83,6 +89,17 @@ NOT_DISMISSALS = [
     "don't forget the treehouse timber order",  # a denied imperative
     "it's easy to get busy and forget it",  # a verb after "and", no imperative (LoCoMo dev)
     "tickets for the bake-off at the fair are on sale",  # a hyphen inside a word (LoCoMo dev)
+    "Dropping it off at the post office.",  # a particle after the pro-form: no plan dropped
+    "dropping the kids at school, then the gym",  # a noun object, not a pro-form
+    "Should I be dropping it?",  # a question
+    "maybe dropping it, maybe not",  # a hedge
+    "the upside of dropping it: free Saturdays",  # weighed, not done
+    "If it rains, the match may be treated as abandoned.",  # a condition before it
+    "Maybe the trip can be considered off?",  # a question
+    "the shop may be closed on Sunday",  # a modal of possibility, no declared reading
+    "my lawyer says it may be treated as withdrawn",  # somebody else's word
+    "Consider the sauce as dead simple",  # an adjective, not a verdict
+    "consider it done",  # a completion, no cancellation
 ]
 
 

@@ -91,6 +91,29 @@ _FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             + r"\s+go)"
             + _END,
         ),
+        # "Dropping it for good.", "I'm scrapping it", "we're shelving that altogether": the
+        # same cancelling verbs told as under way, with a pro-form only ("dropping the kids at
+        # school" drops no plan) and no particle after it ("dropping it off").
+        (
+            "cancelling verb under way",
+            r"(?:^|[,;:]\s*|\b(?:so|just|ok|okay|yeah)\s+)(?:(?:i|we)(?:['’]m|\s+am|['’]re"
+            r"|\s+are)\s+)?(?:just\s+)?(?:forgetting|dropping|scrapping|ditching|shelving"
+            r"|binning)\s+(?:about\s+)?"
+            + _PRO
+            + r"(?:\s+(?:for\s+good|permanently|altogether|entirely|completely))?"
+            + _END,
+        ),
+        # "the matter may be treated as withdrawn", "consider it cancelled", "please regard
+        # the booking as void": a verdict the user declares, in the formal register a modal
+        # of permission opens ("may be treated as" grants the reading, it weighs nothing).
+        (
+            "declared verdict",
+            r"(?:\b(?:may|can|should|is\s+to|are\s+to)\s+(?:now\s+)?be\s+(?:treated|regarded"
+            r"|considered|taken|deemed|marked)\s+as|\b(?:consider|treat|regard|mark|count)\s+"
+            r"(?:" + _PRO + r"|(?:the|my|our|that|this)\s+[\w'-]+(?:\s+[\w'-]+){0,3}?)\s+"
+            r"(?:as\s+)?)\s*(?:withdrawn|cancell?ed|dead|off|void|abandoned|closed|scrapped)"
+            + _END,
+        ),
         # "I withdrew the application", "I withdraw this idea", "pulled my application"
         (
             "withdrawing verb",
@@ -108,6 +131,9 @@ _PARTICLES = frozenset(tokenize(
     " sorry thanks please fine sure right god gosh damn dear man dude alas welp"
     " honestly seriously frankly basically actually literally really anyway anyways alright"
 ))  # fmt: skip
+#: A condition anywhere before a declared verdict in its sentence (the verdict's own clause
+#: starts after the comma that closes it, where `clauses.tentative` no longer sees it).
+_CONDITION = re.compile(r"\b(?:if|unless|when|whenever|once|provided|in\s+case)\b", re.IGNORECASE)
 #: Whitespace runs (`dismissals`).
 _SPACES = re.compile(r"\s+")
 #: The families anchored at both ends of a segment (a topic, then the verdict): no match is
@@ -182,8 +208,12 @@ def _asserted(segment: str, m: re.Match[str], family: str) -> bool:
     if topic is not None and not set(tokenize(topic)) - _PARTICLES:
         return False  # "Oh, no.": an interjection, no named topic
     start = m.start("topic") if topic else m.start()
-    if tentative(segment, start, m.end(), within=True):
+    # A declared verdict's modal grants the reading ("may be treated as withdrawn"): only a
+    # hedge or condition before it weighs it.
+    if tentative(segment, start, m.end(), within=family != "declared verdict"):
         return False
+    if family == "declared verdict" and _CONDITION.search(segment[: m.start()]):
+        return False  # "if it rains, the match may be treated as abandoned"
     if family != "negated pro-verb" and denied_before(segment, m.start()):
         return False
     return not (voiced_by_another(segment, start) or others_plan(segment))

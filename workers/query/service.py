@@ -270,7 +270,7 @@ class QueryService:
             rule = policy.latest_value
             ranked = latest_value.reorder(ranked, moved, rule.window, rule.demote_to)
         gone = (
-            self._window_rules.withdrawn(user, intent, merged, ranked, as_of)
+            self._window_rules.withdrawn(user, intent, merged, ranked, as_of, request.query)
             if tier is not None
             else {}
         )

@@ -233,7 +233,7 @@ class WindowRules:
 
     def withdrawn(
         self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
-        as_of: datetime,
+        as_of: datetime, query: str = "",
     ) -> dict[str, withdrawn.Withdrawn]:  # fmt: skip
         """The first candidates a later raw turn the ingest left unresolved gives up, for a
         question about now or ahead (`workers/query/withdrawn.py`): they leave the top k."""
@@ -259,6 +259,7 @@ class WindowRules:
         return withdrawn.withdrawn(
             intent, window, as_of, rule, lambda v: withdrawal_probability(probe, v),
             lambda ids: list(self._read(user, list(ids), read).values()), nearest, retracted,
+            query, [merged[i] for i in ranked[: 2 * self._policy.latest_value.window]],
         )  # fmt: skip
 
     def _bracketed(

