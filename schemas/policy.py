@@ -138,6 +138,9 @@ class LatestValuePolicy(BaseModel):
     multi_valued: frozenset[str] = frozenset({"food_preference", "music_preference"})
     #: The facts drawn from a demoted raw turn follow it, unless keyed to the attribute.
     told_with: bool = True
+    #: How many more times the window rules judge the candidates their own moves lift into
+    #: the first places (`WindowRules.settle`); 0: once, as the ranking came.
+    judge_lifted: int = Field(default=0, ge=0)
     #: Which classifier says what a question or candidate is about: the nearest prototypes
     #: (`workers/extraction/prototypes.py`, cosines, the thresholds above) or the trained
     #: linear probe (`workers/extraction/attribute_probe.py`, class probabilities with a
