@@ -295,12 +295,14 @@ class WindowRules:
         the candidate below it into those places, and masking a withdrawn or passed one
         lifts a candidate from past the window into it: with one pass such a candidate is
         served without any rule having judged it — an older value among the first 5 whose
-        newer statement is right there in the window. With `latest_value.judge_lifted` the
-        rules are asked again of the ranking as it will be served (the masked left out) and
-        what they newly find joins what they found, until a pass finds nothing new; every
-        pass adds a candidate or ends, so it ends. A pure function of the candidate set, the
-        question and as_of, like each rule (the passed mentions already judge what their
-        own masking lifts, `passed_out`)."""
+        newer statement is right there in the window. With `latest_value.judge_lifted` = n the
+        rules are asked again, up to n more times, of the ranking as it will be served (the
+        masked left out), and what they newly find joins what they found; a pass that finds
+        nothing new ends it. A later pass demotes only while the first pass's window keeps
+        `demote_to` candidates unmoved (`_keeping`). With n = 0 this is the one pass the
+        query path always made. A pure function of the candidate set, the question and
+        as_of, like each rule (the passed mentions already judge what their own masking
+        lifts, `passed_out`)."""
         window, demote_to = self._policy.latest_value.window, self._policy.latest_value.demote_to
         moved_why: dict[str, list[str]] = {}
         gone: dict[str, withdrawn.Withdrawn] = {}
