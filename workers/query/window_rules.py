@@ -198,13 +198,23 @@ class WindowRules:
 
     def _newer(
         self, intent: Intent, merged: list[MergedCandidate], ranked: list[int], as_of: datetime,
-        question: str,
+        question: str, lifted: bool = False,
     ) -> dict[str, newer_statements.Newer]:  # fmt: skip
         """The first candidates a later raw turn about the same thing leads, for a question
-        about the present (`workers/query/newer_statements.py`)."""
+        about the present (`workers/query/newer_statements.py`). `lifted`: a later pass of
+        `settle`, judging what the rules' own moves lifted; with
+        `latest_value.judge_lifted_said_now` it presses only where the present was said (by
+        the question or the newer turn, not the unmarked reading) and never for a question
+        for a set: on LoCoMo dev the lifted candidates an unmarked pressing demoted were
+        evidence as often as not (round 22, r22-av6), and a set's lifted item is one more
+        item (AV5), not an older value."""
         rule = self._policy.newer_statements
         if not rule.enabled or not self._newer_calibrated:
             return {}
+        if lifted and self._policy.latest_value.judge_lifted_said_now:
+            if newer_statements.asks_for_many(question):
+                return {}
+            rule = rule.model_copy(update={"unmarked_single_value": False})
         shape = self._policy.latest_value
         window = [merged[i] for i in ranked[: shape.window]]
         return newer_statements.demotions(intent, question, window, as_of, rule, shape.demote_to)
@@ -280,6 +290,7 @@ class WindowRules:
         ranked: list[int],
         as_of: datetime,
         question: str,
+        lifted: bool = False,
     ) -> dict[str, list[str]]:
         """Edge id → why it moves down inside the window (`latest_value.reorder`): the older
         statements, the statements told with a replaced fact, the passed mentions, the pressed
@@ -309,7 +320,9 @@ class WindowRules:
         ).items():
             out.setdefault(edge_id, []).append(pressed_values.explain(pressed))
             pairs.setdefault(edge_id, pressed.by)
-        for edge_id, newer in self._newer(intent, merged, ranked, as_of, question).items():
+        for edge_id, newer in self._newer(
+            intent, merged, ranked, as_of, question, lifted
+        ).items():
             out.setdefault(edge_id, []).append(newer_statements.explain(newer))
         for edge_id, middle in self._bracketed(intent, merged, ranked, pairs, as_of).items():
             if edge_id not in out:  # moved already, for a reason of its own
@@ -354,13 +367,18 @@ class WindowRules:
         past: dict[str, passed_mentions.Passed] = {}
         view, served, first = ranked, ranked, True
         judged = frozenset(merged[i].record.edge_id for i in ranked[:window])
+        # The first places the first pass judged: a later pass leaves them as it found them.
+        seen_first = frozenset(merged[i].record.edge_id for i in ranked[:demote_to])
         for _ in range(1 + self._policy.latest_value.judge_lifted):
             fresh = {
                 k: v
-                for k, v in self.moved_down(user, intent, qv, merged, view, as_of, question).items()
+                for k, v in self.moved_down(
+                    user, intent, qv, merged, view, as_of, question, lifted=not first
+                ).items()
                 if k not in moved_why
             }
             if not first:
+                fresh = {k: v for k, v in fresh.items() if k not in seen_first}
                 fresh = _keeping(fresh, [merged[i].record.edge_id for i in view[:window]],
                                  judged, moved_why.keys(), demote_to)  # fmt: skip
             first = False
