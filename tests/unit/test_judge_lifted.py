@@ -14,12 +14,13 @@ from typing import Any
 
 import pytest
 
-from schemas.categories import Category
+from schemas.categories import Category, Intent
 from schemas.events import EdgeEvent, Embedding
 from schemas.policy import Policy, load_policy
 from schemas.query import QueryRequest
 from workers.embedding.hashing import HashingEmbedder
 from workers.lifecycle.service import LifecycleService
+from workers.query import window_rules
 from workers.query.candidates import MergedCandidate
 from workers.query.service import QueryService
 from workers.query.window_rules import _keeping
@@ -27,11 +28,11 @@ from workers.stores.memory_slots import InMemorySlotIndex
 from workers.stores.memory_vectors import InMemoryVectorIndex
 
 DEFAULT = load_policy()
-#: Off by default (LoCoMo dev recall@5 below its guard, docs/extraction.md, round 20).
-POLICY = DEFAULT.model_copy(
-    update={"latest_value": DEFAULT.latest_value.model_copy(update={"judge_lifted": 1})}
+#: On by default since round 22 (r22-av6: narrowed by `judge_lifted_said_now`).
+POLICY = DEFAULT
+ONCE = DEFAULT.model_copy(
+    update={"latest_value": DEFAULT.latest_value.model_copy(update={"judge_lifted": 0})}
 )
-ONCE = DEFAULT
 EMBEDDER = HashingEmbedder(dim=64)
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
 DEMOTE_TO = POLICY.latest_value.demote_to
@@ -71,7 +72,7 @@ def _served(
 
     def moved_down(
         _user: str, _intent: object, _qv: object, merged: list[MergedCandidate],
-        ranked: Sequence[int], *_: object,
+        ranked: Sequence[int], *_: object, **__: object,
     ) -> dict[str, list[str]]:  # fmt: skip
         asked.append(1)
         first = [merged[i].record.edge_id for i in ranked[:DEMOTE_TO]]
@@ -95,7 +96,7 @@ def test_a_candidate_a_demotion_lifts_into_the_top_is_judged_too(
     # One pass, as before (the default): the lifted one is served 5th, unjudged (stale).
     _, once, asked_once = _served(ONCE, outdated, monkeypatch)
     assert once.index(plain[5]) == DEMOTE_TO - 1 and asked_once == 1
-    assert DEFAULT.latest_value.judge_lifted == 0
+    assert DEFAULT.latest_value.judge_lifted == 1
 
 
 def test_a_later_pass_keeps_the_first_places_for_candidates_no_rule_moved(
@@ -120,3 +121,70 @@ def test_keeping_counts_only_the_first_pass_window() -> None:
     # A candidate masking lifted past the window counts for no judged place.
     assert list(_keeping({"x": ["x"], "g": ["g"]}, window, judged, {"a", "b", "c"}, 5)) == []
     assert list(_keeping({"x": ["x"]}, window, judged, {"a"}, 5)) == ["x"]
+
+
+def _newer_rule_seen(
+    policy: Policy, question: str, lifted: bool, monkeypatch: pytest.MonkeyPatch
+) -> list[bool]:
+    """The `unmarked_single_value` each call of `newer_statements.demotions` was given by
+    `WindowRules._newer` (none: the rule was not asked)."""
+    service = QueryService(_store(policy), EMBEDDER, policy)
+    rules: Any = service._window_rules
+    rules._newer_calibrated = True  # the hashing embedder stands in for MiniLM here
+    seen: list[bool] = []
+
+    def demotions(_intent: object, _q: str, _w: object, _t: object, rule: Any, _s: int) -> dict:
+        seen.append(rule.unmarked_single_value)
+        return {}
+
+    monkeypatch.setattr(window_rules.newer_statements, "demotions", demotions)
+    rules._newer(Intent.CURRENT, [], [], REQUEST.as_of, question, lifted)
+    return seen
+
+
+def test_a_later_pass_presses_only_where_the_present_was_said(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Round 22 (r22-av6): on LoCoMo dev the lifted candidates an unmarked pressing demoted
+    were the evidence as often as not; a set's lifted item is one more item (AV5)."""
+    assert POLICY.latest_value.judge_lifted_said_now
+    on = POLICY.newer_statements.unmarked_single_value
+    assert on  # the first pass keeps the unmarked reading
+    one = "What does he drink at the pub?"
+    assert _newer_rule_seen(POLICY, one, False, monkeypatch) == [on]
+    assert _newer_rule_seen(POLICY, one, True, monkeypatch) == [False]
+    assert _newer_rule_seen(POLICY, "What books has he read?", True, monkeypatch) == []
+    assert _newer_rule_seen(POLICY, "What books has he read?", False, monkeypatch) == [on]
+    wide = POLICY.model_copy(
+        update={
+            "latest_value": POLICY.latest_value.model_copy(update={"judge_lifted_said_now": False})
+        }
+    )
+    assert _newer_rule_seen(wide, one, True, monkeypatch) == [on]
+
+
+def test_a_later_pass_leaves_the_first_places_the_first_pass_judged(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A later pass judges what the first pass's moves lifted, not what it already judged in
+    the first places and kept (a newer turn lifted into the window is no reason to read
+    those again: round 22, r22-av6)."""
+    service = QueryService(_store(POLICY), EMBEDDER, POLICY)
+    plain = [r.edge_id for r in service.query(REQUEST).results]
+    rules: Any = service._window_rules
+    calls: list[int] = []
+
+    def moved_down(
+        _user: str, _intent: object, _qv: object, merged: list[MergedCandidate],
+        ranked: Sequence[int], *_: object, **__: object,
+    ) -> dict[str, list[str]]:  # fmt: skip
+        calls.append(1)
+        first = [merged[i].record.edge_id for i in ranked[:DEMOTE_TO]]
+        # The first pass finds the 2nd outdated; a later one would also find the 1st.
+        outdated = {plain[1]} if len(calls) == 1 else {plain[0], plain[1], plain[5]}
+        return {e: ["outdated"] for e in first if e in outdated}
+
+    monkeypatch.setattr(rules, "moved_down", moved_down)
+    ids = [r.edge_id for r in service.query(REQUEST).results]
+    assert ids[0] == plain[0]  # judged and kept by the first pass: left in place
+    assert ids.index(plain[5]) >= DEMOTE_TO  # lifted by the first pass's move: judged

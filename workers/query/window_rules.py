@@ -320,9 +320,7 @@ class WindowRules:
         ).items():
             out.setdefault(edge_id, []).append(pressed_values.explain(pressed))
             pairs.setdefault(edge_id, pressed.by)
-        for edge_id, newer in self._newer(
-            intent, merged, ranked, as_of, question, lifted
-        ).items():
+        for edge_id, newer in self._newer(intent, merged, ranked, as_of, question, lifted).items():
             out.setdefault(edge_id, []).append(newer_statements.explain(newer))
         for edge_id, middle in self._bracketed(intent, merged, ranked, pairs, as_of).items():
             if edge_id not in out:  # moved already, for a reason of its own
