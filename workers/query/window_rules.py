@@ -371,7 +371,7 @@ class WindowRules:
             fresh = {
                 k: v
                 for k, v in self.moved_down(
-                    user, intent, qv, merged, view, as_of, question, lifted=not first
+                    user, intent, qv, merged, view, as_of, question, not first
                 ).items()
                 if k not in moved_why
             }
