@@ -143,6 +143,13 @@ class LatestValuePolicy(BaseModel):
     #: never compared the two (a newer value told in a turn that yielded no fact of the slot),
     #: so it is not the lifecycle's to decide (round 20, r20-follow; `Policy.notes`).
     told_with_keyed: bool = False
+    #: How many more times the window rules judge the candidates their own moves lift into
+    #: the first places (`WindowRules.settle`); 0: once, as the ranking came.
+    judge_lifted: int = Field(default=0, ge=0)
+    #: A later pass of `judge_lifted` lets a newer statement demote only where the present
+    #: was said (by the question or the newer turn) and never for a question for a set
+    #: (round 22, r22-av6: LoCoMo dev and the AV5 tellings; `Policy.notes["judge_lifted"]`).
+    judge_lifted_said_now: bool = True
     #: Which classifier says what a question or candidate is about: the nearest prototypes
     #: (`workers/extraction/prototypes.py`, cosines, the thresholds above) or the trained
     #: linear probe (`workers/extraction/attribute_probe.py`, class probabilities with a
