@@ -257,6 +257,10 @@ class NewerStatementsPolicy(BaseModel):
     #: Two versions of one thing, not two remarks on one topic: set on the generator's seed-29
     #: train half (development): at 0.3 later on-topic remarks pressed three Hit@1 answers.
     shown_min_cosine: float = Field(default=0.4, ge=-1.0, le=1.0)
+    #: `shown_newer_leads` also for a do-support question in the simple present without a
+    #: present-time word ("what car does Sam drive?"; round 22, r22-latest;
+    #: `Policy.notes["newer_statements"]`).
+    present_habit_leads: bool = False
 
 
 class BracketedVersionsPolicy(BaseModel):
