@@ -20,7 +20,8 @@ OFF = RULE.model_copy(update={"present_habit_leads": False})
     [
         "which choir do I sing in?",
         "what car does my brother drive?",
-        "where does Priya live?",
+        "what do we pay for rent?",
+        "where do I live?",
         "which bank don't I use?",
     ],
 )
@@ -39,6 +40,7 @@ def test_a_simple_present_do_question_asks_the_value_that_holds_now(question: st
         "which choir will I join?",  # the future
         "do you know which choir I sing in?",  # to the assistant
         "how does that work",  # no question mark: no question
+        "what does Priya love about her job?",  # a third person by name
     ],
 )
 def test_not_the_copula_the_past_or_the_assistant(question: str) -> None:
