@@ -275,6 +275,10 @@ class NewerStatementsPolicy(BaseModel):
     #: A presser past the window must be this close to the candidate it presses (the window's
     #: own pressers need `min_cosine`): round 22, measured with `shown_newer_leads`.
     deeper_min_cosine: float = Field(default=0.35, ge=-1.0, le=1.0)
+    #: `shown_newer_leads` also for a do-support question in the simple present without a
+    #: present-time word ("what car does Sam drive?"; round 22, r22-latest;
+    #: `Policy.notes["newer_statements"]`).
+    present_habit_leads: bool = False
 
 
 class BracketedVersionsPolicy(BaseModel):
