@@ -143,6 +143,13 @@ class LatestValuePolicy(BaseModel):
     #: never compared the two (a newer value told in a turn that yielded no fact of the slot),
     #: so it is not the lifecycle's to decide (round 20, r20-follow; `Policy.notes`).
     told_with_keyed: bool = False
+    #: How many more times the window rules judge the candidates their own moves lift into
+    #: the first places (`WindowRules.settle`); 0: once, as the ranking came.
+    judge_lifted: int = Field(default=0, ge=0)
+    #: A later pass of `judge_lifted` lets a newer statement demote only where the present
+    #: was said (by the question or the newer turn) and never for a question for a set
+    #: (round 22, r22-av6: LoCoMo dev and the AV5 tellings; `Policy.notes["judge_lifted"]`).
+    judge_lifted_said_now: bool = True
     #: Which classifier says what a question or candidate is about: the nearest prototypes
     #: (`workers/extraction/prototypes.py`, cosines, the thresholds above) or the trained
     #: linear probe (`workers/extraction/attribute_probe.py`, class probabilities with a
@@ -268,6 +275,10 @@ class NewerStatementsPolicy(BaseModel):
     #: A presser past the window must be this close to the candidate it presses (the window's
     #: own pressers need `min_cosine`): round 22, measured with `shown_newer_leads`.
     deeper_min_cosine: float = Field(default=0.35, ge=-1.0, le=1.0)
+    #: `shown_newer_leads` also for a do-support question in the simple present without a
+    #: present-time word ("what car does Sam drive?"; round 22, r22-latest;
+    #: `Policy.notes["newer_statements"]`).
+    present_habit_leads: bool = False
 
 
 class BracketedVersionsPolicy(BaseModel):

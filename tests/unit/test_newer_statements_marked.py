@@ -40,7 +40,11 @@ from workers.query.candidates import MergedCandidate
 #: the newest statement of a commute, which would hide what this rule does.
 POLICY = with_rule(load_policy(), "latest_value", enabled=False)
 ON = with_rule(POLICY, "newer_statements", enabled=True, turn_says_now=True)
-UNMARKED = with_rule(POLICY, "newer_statements", enabled=True, turn_says_now=False)
+# Without the turn's mark and without the do-question's waiver ("how do I get to …?",
+# present_habit_leads, witnessed in test_present_habit.py).
+UNMARKED = with_rule(
+    POLICY, "newer_statements", enabled=True, turn_says_now=False, present_habit_leads=False
+)
 DEMOTE_TO = POLICY.latest_value.demote_to
 #: No present-time word: only the newer turn's own words can open the rule.
 ASKED = "what am I into?"

@@ -104,7 +104,9 @@ def test_only_two_versions_not_two_remarks_on_one_topic() -> None:
         "do I still sing with the choir?",  # names the earlier state: does it go on?
         "am I in a choir anymore?",
         "which choir am I currently singing in, on 3 March 2026?",  # its own date
-        "which choir do I sing in?",  # no present-time word (the unmarked path keeps σ)
+        "what is my choir?",  # no present-time word, the copula (the unmarked path keeps σ)
+        "which choir did I sing in?",  # the past
+        "do you remember which choir I sing in?",  # to the assistant
     ],
 )
 def test_only_a_question_for_the_value_that_holds_now(question: str) -> None:

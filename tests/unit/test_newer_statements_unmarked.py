@@ -24,8 +24,14 @@ from workers.query import newer_statements
 from workers.query.candidates import MergedCandidate
 
 POLICY = with_rule(load_policy(), "latest_value", enabled=False)
-ON = with_rule(POLICY, "newer_statements", enabled=True, unmarked_single_value=True)
-OFF = with_rule(POLICY, "newer_statements", enabled=True, unmarked_single_value=False)
+# The do-question's own waiver of the σ gate ("where do we live?", present_habit_leads) is
+# witnessed in test_present_habit.py; here the unmarked reading alone.
+ON = with_rule(
+    POLICY, "newer_statements", enabled=True, unmarked_single_value=True, present_habit_leads=False
+)
+OFF = with_rule(
+    POLICY, "newer_statements", enabled=True, unmarked_single_value=False, present_habit_leads=False
+)
 DEMOTE_TO = POLICY.latest_value.demote_to
 
 OLD = _candidate("old", THEN, ABOUT, sigma=0.7, text="we rent the flat above the bakery")

@@ -71,6 +71,7 @@ from workers.extraction.dates import has_date_cue, is_deictic
 from workers.extraction.patterns_money import AMOUNT
 from workers.extraction.rules import USED_TO
 from workers.query.candidates import MergedCandidate
+from workers.query.present_habit import asks_present_habit
 from workers.query.pressed_values import mentioned_as_of
 
 #: Present-time adverbials: a question carrying one asks about the present as opposed to
@@ -218,15 +219,20 @@ def asks_now(question: str) -> bool:
 _CONTINUITY = re.compile(r"still|any ?more", re.I)
 
 
-def asks_current_value(question: str) -> bool:
+def asks_current_value(question: str, present_habit: bool = False) -> bool:
     """Whether the question asks which value holds now ("now", "currently", "these days", "at
     the moment", "my current job" …): `NOW` without its continuity words (`_CONTINUITY`), in a
     question that does not name its own moment — "what is she currently playing, on 7 November
     2022?" asks what held on that day, and a statement told after it is no newer version of
-    that (a calendar date; "today" or "this week" is the asker's now)."""
+    that (a calendar date; "today" or "this week" is the asker's now). `present_habit`: a
+    do-support question in the simple present ("what car does Sam drive?") asks it too,
+    without a present-time word (`present_habit.asks_present_habit`; a continuity word still
+    leaves it out: "does he still run?" names the earlier state)."""
     if has_date_cue(question) and not is_deictic(question):
         return False
-    return any(_CONTINUITY.fullmatch(m.group(0)) is None for m in NOW.finditer(question))
+    if any(_CONTINUITY.fullmatch(m.group(0)) is None for m in NOW.finditer(question)):
+        return True
+    return present_habit and asks_present_habit(question) and not _CONTINUITY.search(question)
 
 
 def says_now(text: str) -> bool:
@@ -372,7 +378,7 @@ def demotions(
     # asks which value holds now: their place waives the σ condition (`shown_newer_leads`).
     leads_shown = (
         {m.record.edge_id for m in window[:shown]}
-        if rule.shown_newer_leads and asks_current_value(question)
+        if rule.shown_newer_leads and asks_current_value(question, rule.present_habit_leads)
         else set()
     )
     out: dict[str, Newer] = {}

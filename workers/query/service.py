@@ -17,7 +17,7 @@ from scorer.score import DEFAULT_OPTIONS, QueryContext, Scores, ScoringOptions
 from scorer.tables import PolicyTables
 from workers.extraction.prototypes import PrototypeClassifier, default_table, is_semantic
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
-from workers.query import latest_value, passed_mentions, set_questions, successors
+from workers.query import passed_mentions, set_questions, successors
 from workers.query.candidates import (
     MergedCandidate,
     hours,
@@ -33,6 +33,7 @@ from workers.query.similarity import Calibration
 from workers.query.successors import Successor
 from workers.query.tiers import REPLACED_STATES, Distiller, below_tier, first_tier
 from workers.query.window_rules import WindowRules
+from workers.query.withdrawn import Withdrawn
 from workers.query.withdrawn import explain as withdrawn_explain
 
 #: Why a result ranks after others with a lower score (see `tiers.first_tier`).
@@ -260,35 +261,20 @@ class QueryService:
             ranked = [i for i in ranked if tier[i]] + below_tier(
                 policy, [i for i in ranked if not tier[i]], scores
             )
-        moved_why = (
-            self._window_rules.moved_down(user, intent, qv, merged, ranked, as_of, request.query)
-            if tier is not None
-            else {}
-        )
-        if moved_why:
-            moved = {i for i in ranked if merged[i].record.edge_id in moved_why}
-            rule = policy.latest_value
-            ranked = latest_value.reorder(ranked, moved, rule.window, rule.demote_to)
-        gone = (
-            self._window_rules.withdrawn(user, intent, merged, ranked, as_of, request.query)
-            if tier is not None
-            else {}
-        )
-        past = (
-            self._window_rules.passed_out(user, intent, merged, ranked, as_of)
-            if tier is not None
-            else {}
-        )
-        masked = gone.keys() | past.keys()
-        if masked:  # withdrawn (withdrawn.py) or passed, masked: after every other
-            rule = policy.latest_value
-            ranked = latest_value.mask(
-                ranked,
-                {i for i in ranked if merged[i].record.edge_id in masked},
-                {i for i in ranked if merged[i].record.edge_id in moved_why},
-                rule.window,
-                rule.demote_to,
+        moved_why: dict[str, list[str]] = {}
+        gone: dict[str, Withdrawn] = {}
+        past: dict[str, passed_mentions.Passed] = {}
+        if tier is not None:
+            settled = self._window_rules.settle(
+                user, intent, qv, merged, ranked, as_of, request.query
             )
+            ranked, moved_why, gone, past = (
+                settled.ranked,
+                settled.moved_why,
+                settled.gone,
+                settled.past,
+            )
+        masked = gone.keys() | past.keys()
         placed: set[str] = set()
         margins: dict[int, float] = {}
         if kind is not None and self._kinds is not None and tier is not None:

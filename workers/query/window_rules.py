@@ -14,6 +14,8 @@ look up, and one map of reasons.
 
 from __future__ import annotations
 
+from collections.abc import Set
+from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
@@ -44,6 +46,18 @@ _RETRACTED = frozenset({LifecycleState.RETRACTED})
 #: ingest resolved it (`withdrawn.Retracted`): every one a user has, in practice — compaction
 #: deletes retracted facts after `compaction.retracted_days` (90) — and, past it, the nearest.
 _RETRACTED_READ = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """The ranking after the window rules, and why each candidate they touched moved."""
+
+    ranked: list[int]
+    #: Edge id → why it moved down inside the window (`WindowRules.moved_down`).
+    moved_why: dict[str, list[str]]
+    #: Edge id → the withdrawal or the passed date that masked it (out of the top k).
+    gone: dict[str, withdrawn.Withdrawn]
+    past: dict[str, passed_mentions.Passed]
 
 
 class WindowRules:
@@ -184,14 +198,24 @@ class WindowRules:
 
     def _newer(
         self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
-        as_of: datetime, question: str, read: dict[str, FactRecord],
+        as_of: datetime, question: str, read: dict[str, FactRecord], lifted: bool = False,
     ) -> dict[str, newer_statements.Newer]:  # fmt: skip
         """The first candidates a later raw turn about the same thing leads, for a question
         about the present (`workers/query/newer_statements.py`); the turn may rank past the
-        window (`pressers_from`) for a question that says it asks about the present."""
+        window (`pressers_from`) for a question that says it asks about the present.
+        `lifted`: a later pass of `settle`, judging what the rules' own moves lifted; with
+        `latest_value.judge_lifted_said_now` it presses only where the present was said (by
+        the question or the newer turn, not the unmarked reading) and never for a question
+        for a set: on LoCoMo dev the lifted candidates an unmarked pressing demoted were
+        evidence as often as not (round 22, r22-av6), and a set's lifted item is one more
+        item (AV5), not an older value."""
         rule = self._policy.newer_statements
         if not rule.enabled or not self._newer_calibrated:
             return {}
+        if lifted and self._policy.latest_value.judge_lifted_said_now:
+            if newer_statements.asks_for_many(question):
+                return {}
+            rule = rule.model_copy(update={"unmarked_single_value": False})
         shape = self._policy.latest_value
         window = [merged[i] for i in ranked[: shape.window]]
         deeper = (
@@ -284,6 +308,7 @@ class WindowRules:
         ranked: list[int],
         as_of: datetime,
         question: str,
+        lifted: bool = False,
     ) -> dict[str, list[str]]:
         """Edge id → why it moves down inside the window (`latest_value.reorder`): the older
         statements, the statements told with a replaced fact, the passed mentions, the pressed
@@ -314,7 +339,7 @@ class WindowRules:
             out.setdefault(edge_id, []).append(pressed_values.explain(pressed))
             pairs.setdefault(edge_id, pressed.by)
         for edge_id, newer in self._newer(
-            user, intent, merged, ranked, as_of, question, read
+            user, intent, merged, ranked, as_of, question, read, lifted
         ).items():
             out.setdefault(edge_id, []).append(newer_statements.explain(newer))
         for edge_id, middle in self._bracketed(intent, merged, ranked, pairs, as_of).items():
@@ -328,6 +353,99 @@ class WindowRules:
             ).items():
                 out.setdefault(edge_id, []).append(lasting_states.explain(bound))
         return out
+
+    def settle(
+        self,
+        user: str,
+        intent: Intent,
+        qv: np.ndarray,
+        merged: list[MergedCandidate],
+        ranked: list[int],
+        as_of: datetime,
+        question: str,
+    ) -> Settled:
+        """The window rules applied to the ranking they produce, until it holds still.
+
+        Each rule judges only the candidates it finds in the first places (`demote_to` for
+        `newer_statements` and `pressed_values`, the window for the others). A demotion lifts
+        the candidate below it into those places, and masking a withdrawn or passed one
+        lifts a candidate from past the window into it: with one pass such a candidate is
+        served without any rule having judged it — an older value among the first 5 whose
+        newer statement is right there in the window. With `latest_value.judge_lifted` = n the
+        rules are asked again, up to n more times, of the ranking as it will be served (the
+        masked left out), and what they newly find joins what they found; a pass that finds
+        nothing new ends it. A later pass demotes only while the first pass's window keeps
+        `demote_to` candidates unmoved (`_keeping`). With n = 0 this is the one pass the
+        query path always made. A pure function of the candidate set, the question and
+        as_of, like each rule (the passed mentions already judge what their own masking
+        lifts, `passed_out`)."""
+        window, demote_to = self._policy.latest_value.window, self._policy.latest_value.demote_to
+        moved_why: dict[str, list[str]] = {}
+        gone: dict[str, withdrawn.Withdrawn] = {}
+        past: dict[str, passed_mentions.Passed] = {}
+        view, served, first = ranked, ranked, True
+        judged = frozenset(merged[i].record.edge_id for i in ranked[:window])
+        # The first places the first pass judged: a later pass leaves them as it found them.
+        seen_first = frozenset(merged[i].record.edge_id for i in ranked[:demote_to])
+        for _ in range(1 + self._policy.latest_value.judge_lifted):
+            fresh = {
+                k: v
+                for k, v in self.moved_down(
+                    user, intent, qv, merged, view, as_of, question, not first
+                ).items()
+                if k not in moved_why
+            }
+            if not first:
+                fresh = {k: v for k, v in fresh.items() if k not in seen_first}
+                fresh = _keeping(fresh, [merged[i].record.edge_id for i in view[:window]],
+                                 judged, moved_why.keys(), demote_to)  # fmt: skip
+            first = False
+            moved_why.update(fresh)
+            moved = {i for i in ranked if merged[i].record.edge_id in moved_why}
+            masked = {i for i in ranked if merged[i].record.edge_id in gone.keys() | past.keys()}
+            order = latest_value.mask(ranked, masked, moved, window, demote_to)
+            shown = [i for i in order if i not in masked]
+            found_gone = {
+                k: v
+                for k, v in self.withdrawn(user, intent, merged, shown, as_of, question).items()
+                if k not in gone
+            }
+            found_past = {
+                k: v
+                for k, v in self.passed_out(user, intent, merged, shown, as_of).items()
+                if k not in past
+            }
+            gone.update(found_gone)
+            past.update(found_past)
+            masked = {i for i in ranked if merged[i].record.edge_id in gone.keys() | past.keys()}
+            served = latest_value.mask(ranked, masked, moved, window, demote_to)
+            if not (fresh or found_gone or found_past):
+                break
+            view = [i for i in served if i not in masked]
+        return Settled(served, moved_why, gone, past)
+
+
+def _keeping(
+    fresh: dict[str, list[str]],
+    window: list[str],
+    judged: Set[str],
+    moved: Set[str],
+    demote_to: int,
+) -> dict[str, list[str]]:
+    """The newly found demotions of a later pass of `WindowRules.settle`, in window order,
+    while more than `demote_to` candidates of the first pass's window (`judged`) stand
+    unmoved in the window: each demotion lifts the next one into the first places, and
+    with fewer `reorder` lets a demoted candidate fill them again in its old order (the
+    oldest, best-matching value back on top; round 18 measured the same of chained
+    versions without such a cap, docs/extraction.md), or brings up one that no rule ever
+    had in its window (masking lifts past it)."""
+    kept = sum(1 for edge_id in window if edge_id in judged and edge_id not in moved)
+    out: dict[str, list[str]] = {}
+    for edge_id in window:
+        if edge_id in fresh and kept > demote_to:
+            out[edge_id] = fresh[edge_id]
+            kept -= edge_id in judged
+    return out
 
 
 def _attribute_classifier(
