@@ -279,6 +279,11 @@ class NewerStatementsPolicy(BaseModel):
     #: present-time word ("what car does Sam drive?"; round 22, r22-latest;
     #: `Policy.notes["newer_statements"]`).
     present_habit_leads: bool = False
+    #: `present_habit_leads` for a do-question about someone else ("what car does Sam
+    #: drive?"), when the shown newer turn is at least this close to the older one (the
+    #: asker's own do-question needs `shown_min_cosine`); above 1: never (round 23, lead;
+    #: `Policy.notes["present_habit_others_min_cosine"]`).
+    present_habit_others_min_cosine: float = Field(default=1.1, ge=-1.0, le=1.1)
 
 
 class BracketedVersionsPolicy(BaseModel):

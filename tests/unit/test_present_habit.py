@@ -6,11 +6,20 @@ The statements are written here for the test; none comes from a paper-turns set.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from tests.unit.test_newer_statements_shown import OLD, RULE, WEAKER, _demoted
+from tests.unit.test_newer_statements_shown import (
+    LATER,
+    OLD,
+    RULE,
+    WEAKER,
+    _candidate,
+    _demoted,
+    _unit,
+)
 from workers.query import newer_statements
-from workers.query.present_habit import asks_present_habit
+from workers.query.present_habit import asks_others_habit, asks_present_habit
 
 OFF = RULE.model_copy(update={"present_habit_leads": False})
 
@@ -63,3 +72,32 @@ def test_the_shown_newer_version_leads_a_present_do_question() -> None:
     assert _demoted(OLD, WEAKER, question="which choir do I sing in?") == {"old"}
     # Switch off: the σ condition holds, as before round 22.
     assert _demoted(OLD, WEAKER, question="which choir do I sing in?", rule=OFF) == set()
+
+
+# Round 23 (lead): a do-question about someone else ("what car does Sam drive?") — the waiver
+# holds only for two versions closer than `present_habit_others_min_cosine` (0.6).
+#: Cosine 0.45 to OLD's vector: close enough for the asker's own do-question (0.4), not for
+#: a third person's.
+MIDDLING = _candidate("new", LATER, _unit(0.45, float(np.sqrt(1 - 0.45**2))), 0.4)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what car does Sam drive?", "where do the kids go to school?", "which gym does he use?"],
+)
+def test_a_third_person_do_question_is_read_by_the_wider_family_only(question: str) -> None:
+    assert asks_others_habit(question)
+    assert not asks_present_habit(question)
+    assert not newer_statements.asks_current_value(question, present_habit=True)
+    assert newer_statements.asks_current_value(question, present_habit=True, others=True)
+
+
+def test_a_third_person_do_question_lets_only_a_close_newer_version_lead() -> None:
+    question = "which choir does Sam sing in?"
+    assert RULE.present_habit_others_min_cosine == 0.6
+    assert _demoted(OLD, WEAKER, question=question) == {"old"}  # cosine 0.8
+    assert _demoted(OLD, MIDDLING, question=question) == set()  # 0.45: a remark on the topic
+    assert _demoted(OLD, MIDDLING, question="which choir do I sing in?") == {"old"}
+    never = RULE.model_copy(update={"present_habit_others_min_cosine": 1.1})
+    assert _demoted(OLD, WEAKER, question=question, rule=never) == set()
+    assert not asks_others_habit("do you know which choir Sam sings in?")

@@ -71,7 +71,7 @@ from workers.extraction.dates import has_date_cue, is_deictic
 from workers.extraction.patterns_money import AMOUNT
 from workers.extraction.rules import USED_TO
 from workers.query.candidates import MergedCandidate
-from workers.query.present_habit import asks_present_habit
+from workers.query.present_habit import asks_others_habit, asks_present_habit
 from workers.query.pressed_values import mentioned_as_of
 
 #: Present-time adverbials: a question carrying one asks about the present as opposed to
@@ -219,7 +219,7 @@ def asks_now(question: str) -> bool:
 _CONTINUITY = re.compile(r"still|any ?more", re.I)
 
 
-def asks_current_value(question: str, present_habit: bool = False) -> bool:
+def asks_current_value(question: str, present_habit: bool = False, others: bool = False) -> bool:
     """Whether the question asks which value holds now ("now", "currently", "these days", "at
     the moment", "my current job" …): `NOW` without its continuity words (`_CONTINUITY`), in a
     question that does not name its own moment — "what is she currently playing, on 7 November
@@ -232,7 +232,8 @@ def asks_current_value(question: str, present_habit: bool = False) -> bool:
         return False
     if any(_CONTINUITY.fullmatch(m.group(0)) is None for m in NOW.finditer(question)):
         return True
-    return present_habit and asks_present_habit(question) and not _CONTINUITY.search(question)
+    habit = asks_others_habit(question) if others else asks_present_habit(question)
+    return present_habit and habit and not _CONTINUITY.search(question)
 
 
 def says_now(text: str) -> bool:
@@ -381,6 +382,16 @@ def demotions(
         if rule.shown_newer_leads and asks_current_value(question, rule.present_habit_leads)
         else set()
     )
+    if (
+        not leads_shown
+        and rule.shown_newer_leads
+        and rule.present_habit_leads
+        and rule.present_habit_others_min_cosine <= 1.0
+        and asks_current_value(question, True, others=True)
+    ):
+        # A do-question about someone else: the two versions must be closer (the policy note).
+        leads_shown = {m.record.edge_id for m in window[:shown]}
+        rule = rule.model_copy(update={"shown_min_cosine": rule.present_habit_others_min_cosine})
     out: dict[str, Newer] = {}
     for older in window[:shown]:
         told = mentioned_as_of(older.record, as_of)

@@ -40,3 +40,20 @@ def asks_present_habit(question: str) -> bool:
     """Whether the question is a do-support question in the simple present about the asker or
     someone of theirs (the module docstring)."""
     return _DO_PRESENT.search(question) is not None
+
+
+#: The same family with any subject but the assistant ("what car does Sam drive?", "where do
+#: the kids go to school?"): a name or a third-person pronoun too. Read only with a stricter
+#: closeness of the two versions (`newer_statements.present_habit_others_min_cosine`): such a
+#: question is as often about what was said in a conversation as about a value that changed.
+_DO_PRESENT_ANY = re.compile(
+    r"\b(?:do|does|don't|doesn't)\s+(?!you\b)(?:[\w'’-]+\s+){1,4}?[a-z]\w*\b[^?]*\?",
+    re.I,
+)
+
+
+def asks_others_habit(question: str) -> bool:
+    """Whether the question is a do-support question in the simple present about anyone but
+    the assistant (`_DO_PRESENT_ANY`): the asker's own family (`asks_present_habit`) and a
+    third person's."""
+    return _DO_PRESENT_ANY.search(question) is not None
