@@ -150,6 +150,10 @@ class LatestValuePolicy(BaseModel):
     #: was said (by the question or the newer turn) and never for a question for a set
     #: (round 22, r22-av6: LoCoMo dev and the AV5 tellings; `Policy.notes["judge_lifted"]`).
     judge_lifted_said_now: bool = True
+    #: A raw turn with a hedged or conditional sentence (`own_withdrawal.hedged`) never stands
+    #: as the newest statement of the attribute, as a soft update never does (round 23, lead;
+    #: `Policy.notes["hedged_never_newest"]`).
+    hedged_never_newest: bool = False
     #: Which classifier says what a question or candidate is about: the nearest prototypes
     #: (`workers/extraction/prototypes.py`, cosines, the thresholds above) or the trained
     #: linear probe (`workers/extraction/attribute_probe.py`, class probabilities with a

@@ -262,3 +262,33 @@ def test_the_ranking_is_the_same_whatever_the_ingest_order(
     edges, question, reference = permuted
     order = data.draw(st.permutations(edges))
     assert _ranking(embedder, order, question) == reference
+
+
+def test_a_raw_turn_that_weighs_a_change_never_stands_as_the_newest(
+    embedder: MiniLMEmbedder,
+) -> None:
+    """Round 23 (`hedged_never_newest`): a fact-less turn with a hedged or conditional sentence
+    ("maybe once the kids are bigger") weighs a change and makes none — as a soft update, it
+    never stands as the newest value and demotes nothing; the value made before it leads."""
+    question, old, made = CHANGES[3]
+    weighing = "I drive the Fiat, though a bigger car would be nice. maybe once the kids are bigger"
+    classifier = PrototypeClassifier(embedder, TABLE)
+    edges = [
+        e.model_copy(update={"episodic": True}) for e in _edges(embedder, [old, made, weighing])
+    ]
+    verdicts = latest_value.classify_stored(
+        classifier, [e.embedding.to_array() if e.embedding else None for e in edges]
+    )
+    asked = classifier.classify(embedder.embed([question]))[0]
+    records = [FactRecord(edge=e) for e in edges]
+
+    def demoted(rule: LatestValuePolicy) -> dict[str, str]:
+        found = latest_value.demotions(
+            Intent.CURRENT, asked, records, verdicts, SLOTS, ALLOWED, rule
+        )
+        return {k: v.newer for k, v in found.items()}
+
+    assert RULE.hedged_never_newest
+    assert demoted(RULE) == {"t0": "t1"}  # the Volvo yields to the Fiat; the Fiat stands
+    off = RULE.model_copy(update={"hedged_never_newest": False})
+    assert demoted(off) == {"t0": "t2", "t1": "t2"}  # the weighed van stood as the newest

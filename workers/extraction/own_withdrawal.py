@@ -102,6 +102,18 @@ def weighed(text: str) -> bool:
     return False
 
 
+def hedged(text: str) -> bool:
+    """Whether some sentence of the turn, not a question, hedges or sets a condition ("maybe
+    when the kids are grown", "thinking about going to 65 an hour", "if the visa comes
+    through"): the turn weighs something. Unlike `weighed`, a question to the assistant beside
+    a statement ("moved to Leeds last week. any tips?") weighs nothing."""
+    for sentence in sentences(text):
+        s = sentence.strip()
+        if s and not s.endswith("?") and tentative(s, 0, len(s), within=True):
+            return True
+    return False
+
+
 #: Words a chat sentence of greeting, thanks, reaction or filler is made of ("Hi!", "Thanks so
 #: much!", "Ugh.", "Or not.", "Ok cool."): such a sentence states nothing (review r18 M1).
 _INTERJECTION = frozenset(

@@ -31,6 +31,7 @@ from schemas.categories import Intent, UpdateSemantics
 from schemas.policy import LatestValuePolicy
 from schemas.records import FactRecord
 from workers.extraction.attribute_probe import AttributeClassifier
+from workers.extraction.own_withdrawal import hedged
 from workers.extraction.prototypes import Table, Verdict
 
 
@@ -104,13 +105,17 @@ def demotions(
             if about:
                 members.append(record)
         # A change only weighed ("thinking about moving to London") is not made: it never
-        # stands as the newest value (Appendix F soft supersession keeps both; AV9).
+        # stands as the newest value (Appendix F soft supersession keeps both; AV9) — a
+        # soft update, or a raw turn with a hedged or conditional sentence
+        # (`hedged_never_newest`: "wife wants to go back to X someday. maybe when the kids
+        # are grown" is no newer residence).
         # The statement that stands must itself be clearly about the attribute, not only
         # near enough to be demoted by one (`newest_min`; a keyed fact of it always is).
         committed = [
             r
             for r, v in zip(members, [verdict_of[r.edge_id] for r in members], strict=True)
             if r.edge.update != UpdateSemantics.SOFT
+            and not (policy.hedged_never_newest and r.edge.episodic and hedged(r.edge.text))
             and (
                 r.edge.slot_key
                 or (v is not None and v.attribute_scores.get(attribute, -1.0) >= policy.newest_min)
