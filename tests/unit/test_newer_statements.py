@@ -293,3 +293,17 @@ def test_an_amount_is_its_currency_period_and_number() -> None:
     assert not newer_statements.restates_amount("rent is $1,200 a month", "$1,350 a year")
     assert not newer_statements.restates_amount("the gym is ₺2,450 a month", "shoes for ₺8,120")
     assert not newer_statements.restates_amount("rent is $1,200 a month", "it's 30 minutes away")
+
+
+def test_a_period_adjective_before_the_amount_names_its_period() -> None:
+    """Round 23: "your annual premium is £612" states a yearly amount as "£612 a year" does —
+    the period qualifies the noun the amount is the price of; within its clause only."""
+    assert newer_statements.restates_amount(
+        "your annual premium is £612", "the annual premium will be £698"
+    )
+    assert newer_statements.restates_amount("monthly rent comes to €900", "rent is €950 a month")
+    assert not newer_statements.restates_amount("annual premium is £612", "£698 a month")
+    # A period word in another sentence, or too far before, qualifies nothing.
+    assert not newer_statements.restates_amount(
+        "the annual party was fun. I paid £40", "the annual party was fun. I paid £45"
+    )

@@ -6,8 +6,8 @@ An old raw turn and the concise fact drawn from it (a far better match for the q
 the newer turn, so σ keeps the fact from being led on its own), and a newer raw turn about the
 same thing. For a question that says "now", or a newer turn that says so, the fact follows
 its turn — not with the switch off, not for an unmarked pressing (neither says "now": a
-question for a dated set, LoCoMo dev, round 20), not a fact drawn from another turn, not a
-fact past the shown places.
+question for a dated set, LoCoMo dev, round 20) unless the newer turn restates the amount,
+not a fact drawn from another turn, not a fact past the window.
 """
 
 from __future__ import annotations
@@ -106,6 +106,22 @@ def test_a_fact_about_something_else_follows_too() -> None:
     assert set(led) == {"old#raw", "old#0"} and led["old#0"].cosine == 0.0
 
 
-def test_not_a_fact_beyond_the_shown_places() -> None:
+def test_a_fact_past_the_shown_places_follows_too() -> None:
+    """Round 23: a fact of the led turn ranked 6th-10th would be lifted into the first five by
+    the demotions themselves, there served unjudged (heldout11: a stale fact drawn from a
+    restated premium's older turn); it follows as one shown does (the window is the
+    caller's: `WindowRules._newer` passes its first `latest_value.window`)."""
     chatter = [_candidate(f"c{i}#raw", THEN, ELSE, 0.8) for i in range(DEMOTE_TO)]
-    assert set(_led(TURN, *chatter, FACT, NEWER)) == {"old#raw"}
+    assert set(_led(TURN, *chatter, FACT, NEWER)) == {"old#raw", "old#0"}
+
+
+def test_a_restated_amount_lets_the_fact_follow_without_now() -> None:
+    """Round 23: the newer number replaces the older (A.7.1) — no weak unmarked reading — so
+    what was drawn from the older turn follows it for a question that does not say "now"."""
+    fact = _candidate("old#0", THEN, ABOUT, 0.9, text="User's van is held together by prayer")
+    turn = _candidate(
+        "old#raw", THEN, ABOUT, 0.6, drawn=("old#0",), text="my annual premium is £612, ugh"
+    )
+    renewal = _candidate("new#raw", LATER, ABOUT_TOO, 0.5, text="annual premium will be £698")
+    led = _led(fact, turn, renewal, question="how much is my van insurance?")
+    assert set(led) == {"old#raw", "old#0"} and led["old#raw"].restated

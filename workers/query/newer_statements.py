@@ -173,9 +173,16 @@ _PERIOD_AFTER = re.compile(
     r"|(yearly|annually|monthly|weekly|daily|nightly)\b)",
     re.I,
 )
+#: A period adjective before the amount in its clause ("your annual premium is £612", "the
+#: monthly rent comes to €900"): the noun it qualifies is what the amount is the price of, a
+#: few words on (`_PERIOD_BEFORE_WORDS`), no sentence or clause stop between.
+_PERIOD_BEFORE = re.compile(r"\b(yearly|annual|annually|monthly|weekly|daily|nightly)\b", re.I)
+_PERIOD_BEFORE_WORDS = 5
+_CLAUSE_STOP = re.compile(r"[.!?;]|\b(?:but|and then)\b", re.I)
 _PERIOD_OF = {
     "yr": "year", "annum": "year", "yearly": "year", "annually": "year", "mo": "month",
     "monthly": "month", "wk": "week", "weekly": "week", "daily": "day", "nightly": "night",
+    "annual": "year",
 }  # fmt: skip
 #: A currency's words as its sign, so that "$1,200" and "1,100 dollars" compare.
 _SYMBOL_OF = {
@@ -272,14 +279,28 @@ def _amounts(text: str) -> dict[tuple[str, str], frozenset[float]]:
     for found in _AMOUNT.finditer(text):
         number = _NUMBER.search(found.group(0))
         period = _PERIOD_AFTER.match(text, found.end())
-        if number is None or period is None:
+        unit = (
+            next(u for u in period.groups() if u is not None).lower()
+            if period is not None
+            else _period_before(text, found.start())
+        )
+        if number is None or unit is None:
             continue
         currency = _CURRENCY_MARK.sub("", found.group(0)).strip().lower() or "?"
         currency = _SYMBOL_OF.get(currency, currency)
-        unit = next(u for u in period.groups() if u is not None).lower()
         key = (currency, _PERIOD_OF.get(unit, unit))
         out.setdefault(key, set()).add(float(number.group(0).replace(",", "")))
     return {key: frozenset(numbers) for key, numbers in out.items()}
+
+
+def _period_before(text: str, start: int) -> str | None:
+    """The period adjective qualifying an amount from before it ("annual premium is £612"):
+    within `_PERIOD_BEFORE_WORDS` words of it, in its clause; None without one (round 23)."""
+    before = text[:start]
+    stops = [m.end() for m in _CLAUSE_STOP.finditer(before)]
+    clause = before[stops[-1] if stops else 0 :].split()[-_PERIOD_BEFORE_WORDS:]
+    found = _PERIOD_BEFORE.search(" ".join(clause))
+    return found.group(1).lower() if found is not None else None
 
 
 def restates_amount(old_text: str, new_text: str) -> bool:
@@ -425,8 +446,14 @@ def demotions(
         # newer turn itself. An unmarked pressing (neither says "now") is the weakest reading
         # of a change: "What new activity has X started learning in <month>?" is a question
         # for a set the asker dates, and the later turn one more item (LoCoMo dev, round 20).
-        led = {k: v for k, v in out.items() if question_now or v.marked or rule.follow_unmarked}
-        out.update(follow(window[:shown], pressers, led))
+        # A restated amount is no weak reading either: the newer number replaces the older
+        # (A.7.1), and what was drawn from the older turn is as old (round 23).
+        led = {
+            k: v
+            for k, v in out.items()
+            if question_now or v.marked or v.restated or rule.follow_unmarked
+        }
+        out.update(follow(window, pressers, led))
     return out
 
 
