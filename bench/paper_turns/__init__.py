@@ -27,6 +27,8 @@ or of `heldout13/` (a fourteenth telling written the same way by an eleventh out
 registers no earlier telling used, sealed through round 20 and a validation set since)
 or of `heldout14/` (a fifteenth, sealed telling written the same way by a twelfth outsider, in
 registers no earlier telling used, kept for a later honest measurement; audited in round 20)
+or of `heldout15/` (a sixteenth, sealed telling written the same way by a thirteenth outsider,
+in registers no earlier telling used, kept for a later honest measurement; audited in round 24)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
 top 10, stale in the top 5).
@@ -64,6 +66,7 @@ SEALED = {
         "heldout12",
         "heldout13",
         "heldout14",
+        "heldout15",
     )
 }
 
