@@ -201,9 +201,9 @@ def register(
         "telling, a validation set since round 18), heldout11 (a twelfth telling, a validation "
         "set since round 19), "
         "heldout12 (a thirteenth telling, a validation set since round 20), heldout13 (a "
-        "fourteenth telling, a validation set since round 21), heldout14 (a fifteenth, sealed "
-        "telling), heldout15 (a sixteenth, sealed telling, audited in round 24) or a "
-        "directory of case files",
+        "fourteenth telling, a validation set since round 21), heldout14 (a fifteenth telling, "
+        "a validation set since round 24), heldout15 (a sixteenth, sealed telling, audited in "
+        "round 24) or a directory of case files",
     )
     b.add_argument("--extractor", choices=("rules", "llm"), default="rules")
     b.add_argument("--json", action="store_true")

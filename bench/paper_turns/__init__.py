@@ -25,8 +25,8 @@ or of `heldout12/` (a thirteenth telling written the same way by a tenth outside
 registers no earlier telling used, sealed through round 19 and a validation set since)
 or of `heldout13/` (a fourteenth telling written the same way by an eleventh outsider, in
 registers no earlier telling used, sealed through round 20 and a validation set since)
-or of `heldout14/` (a fifteenth, sealed telling written the same way by a twelfth outsider, in
-registers no earlier telling used, kept for a later honest measurement; audited in round 20)
+or of `heldout14/` (a fifteenth telling written the same way by a twelfth outsider, in
+registers no earlier telling used, sealed through round 23 and a validation set since)
 or of `heldout15/` (a sixteenth, sealed telling written the same way by a thirteenth outsider,
 in registers no earlier telling used, kept for a later honest measurement; audited in round 24)
 go through the product's ingest and query paths, with the

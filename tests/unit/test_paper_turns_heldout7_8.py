@@ -9,8 +9,9 @@ date of its own (A.9), a "thinking about" is soft, weak, beside a firm value and
 (Appendix F), one of them later committed, a number asked for is numeric and newer number-less
 remarks keep it (A.7.1), and an order for others is another slot (A.7.2). heldout7 is a validation
 set since round 14, heldout8 since round 15, heldout9 since round 16, heldout10 since round 18,
-heldout11 since round 19, heldout12 since round 20, heldout13 since round 21; heldout14 and
-heldout15 stay SEALED. The checks it shares with the other written tellings are parametrized in
+heldout11 since round 19, heldout12 since round 20, heldout13 since round 21, heldout14 since
+round 24; heldout15 stays SEALED. The checks it shares with the other written tellings are
+parametrized in
 test_paper_turns_heldout3.py and test_paper_turns_written_sets.py, the rule checks in
 paper_turns_gold_rules.py. None of these runs the product: they check the set, not what the product
 makes of it."""
