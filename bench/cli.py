@@ -202,8 +202,8 @@ def register(
         "set since round 19), "
         "heldout12 (a thirteenth telling, a validation set since round 20), heldout13 (a "
         "fourteenth telling, a validation set since round 21), heldout14 (a fifteenth, sealed "
-        "telling), heldout15 (a sixteenth, sealed telling, audit pending) or a directory of "
-        "case files",
+        "telling), heldout15 (a sixteenth, sealed telling, audit pending), heldout16 (a "
+        "seventeenth, sealed telling, audit pending) or a directory of case files",
     )
     b.add_argument("--extractor", choices=("rules", "llm"), default="rules")
     b.add_argument("--json", action="store_true")

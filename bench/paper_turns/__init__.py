@@ -29,6 +29,8 @@ or of `heldout14/` (a fifteenth, sealed telling written the same way by a twelft
 registers no earlier telling used, kept for a later honest measurement; audited in round 20)
 or of `heldout15/` (a sixteenth, sealed telling written the same way by a thirteenth outsider,
 in registers no earlier telling used, kept for a later honest measurement; audit pending)
+or of `heldout16/` (a seventeenth, sealed telling written the same way by a fourteenth outsider,
+in registers no earlier telling used, kept for a later honest measurement; audit pending)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
 top 10, stale in the top 5).
@@ -67,6 +69,7 @@ SEALED = {
         "heldout13",
         "heldout14",
         "heldout15",
+        "heldout16",
     )
 }
 
