@@ -372,6 +372,11 @@ class LastingStatesPolicy(BaseModel):
     #: A "since" whose day lies at most this many days before the turn is a recent onset: a
     #: week, the acute illness's span (the gold rules, after Table 1 row 4).
     recent_days: float = Field(default=7.0, gt=0)
+    #: For a question about now or ahead in words of health that asks for no lasting state, a
+    #: candidate whose words bound it to a short span that ended before the question ranks
+    #: from `demote_to` on, with the facts drawn from its turn (Table 1 row 4: "Acute:
+    #: expire"; round 24, lead; `Policy.notes["lasting_states"]`).
+    passed_acute: bool = False
 
 
 class WithdrawalPolicy(BaseModel):

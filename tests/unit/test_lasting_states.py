@@ -177,3 +177,66 @@ def test_the_query_path_serves_the_lasting_condition_before_the_cold(
     # A question for no lasting state is not judged by the rule.
     other = _ask(vectors, embedder, "what illness did I have?", ON)
     assert moved_by(other, REASON) == set()
+
+
+# ---- an acute state that is over (round 24, `passed_acute`; Table 1 row 4) --------------
+
+
+@pytest.mark.parametrize(
+    ("text", "words", "days"),
+    [
+        ("the GP has put me on bed rest for two weeks with a slipped disc", "for two weeks", 14),
+        ("tonsillitis, penicillin for a week and no talking", "for a week", 7),
+        ("sprained my wrist, the splint stays on for three days", "for three days", 7),
+        ("wiped out by a stomach bug this week", "this week", 7),
+    ],
+)
+def test_a_bounded_state_lasts_what_its_words_say_and_at_least_a_week(
+    text: str, words: str, days: int
+) -> None:
+    found = lasting_states.bounded(text, TOLD, DAYS)
+    assert found is not None and found.words.lower() == words
+    assert lasting_states.span(found.words, DAYS) == timedelta(days=days)
+
+
+def _drawn_from(raw: FactRecord, fact: FactRecord) -> FactRecord:
+    edge = raw.edge.model_copy(update={"episodic_of": (fact.edge_id,)})
+    return raw.model_copy(update={"edge": edge})
+
+
+def test_an_acute_state_told_long_ago_is_over_for_a_question_about_now() -> None:
+    bug = _record("b#raw", "the GP has put me on bed rest for two weeks with a slipped disc")
+    fact = _record("b-visit", "User's brother is bringing the shopping round")
+    bug = _drawn_from(bug, fact)
+    asthma = _record("a#raw", "I've had asthma since I was six", TOLD - timedelta(days=300))
+    window = [bug, fact, asthma]
+    asked = "what health problems do I have at the moment?"
+    later = TOLD + timedelta(days=40)
+    found = lasting_states.passed(Intent.CURRENT, asked, window, later, DAYS)
+    assert set(found) == {"b#raw", "b-visit"}
+    assert found["b-visit"].drawn_from == "b#raw"
+    assert "for two weeks" in lasting_states.explain_passed(found["b#raw"])
+    # Within its span the state still holds: it is the answer.
+    soon = TOLD + timedelta(days=10)
+    assert lasting_states.passed(Intent.CURRENT, asked, window, soon, DAYS) == {}
+    # A question with no word of health, or about the past, is not judged.
+    assert lasting_states.passed(Intent.CURRENT, "where do I live now?", window, later, DAYS) == {}
+    assert lasting_states.passed(Intent.PAST, asked, window, later, DAYS) == {}
+    # A question for a lasting state is `demotions`' (whenever the state was told).
+    lasting = "what long-term condition do I have?"
+    assert lasting_states.passed(Intent.CURRENT, lasting, window, later, DAYS) == {}
+
+
+def test_the_query_path_does_not_serve_a_resolved_episode_as_a_current_condition(
+    vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder
+) -> None:
+    later = NOW + timedelta(days=60)
+    ask = asker(POLICY, later)
+    question = "what illness do I have right now?"
+    off = with_rule(POLICY, "lasting_states", enabled=True, passed_acute=False)
+    before = [e for e, _ in ask(vectors, embedder, question, off)]
+    assert before.index("s4#raw") < before.index("s0#raw")  # the old cold led
+    answer = ask(vectors, embedder, question, ON)
+    ids = [e for e, _ in answer]
+    assert ids.index("s0#raw") < ids.index("s4#raw")
+    assert moved_by(answer, "its words bound it to a short time") == {"s4#raw"}

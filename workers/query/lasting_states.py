@@ -29,6 +29,16 @@ For a question about now or ahead whose own words ask for a lasting state of hea
 (`latest_value.reorder`), with the bounding words in `why`: a demotion, not a mask — "this
 week" may bound a visit, not the condition, and the pass (gold in the top 10) is kept. A pure
 function of the question and the candidates' texts and ingest times.
+
+The same words also say when an acute state is over (round 24, `passed_acute`): Table 1 row 4
+("Acute: expire" — "Flu resolves; diabetes persists"). For a question about now or ahead with
+words of health that asks for no lasting state ("what health problems do I have at the
+moment?", "what do I take medication for?"), a candidate whose words bound it and whose span
+— the duration it names ("for three weeks"), at least `recent_days` (the gold rules end an
+acute state a week after it is told) — ended before `as_of` is a resolved episode, not a
+current condition: it ranks from `demote_to` on, and the facts drawn from that turn (its
+`episodic_of`) with it. An acute fact the extractor read carries its own anchor and expires;
+this is the fact-less turn's counterpart.
 """
 
 from __future__ import annotations
@@ -63,7 +73,8 @@ HEALTH = re.compile(
 _COUNT = r"(?:a|one|two|three|four|five|six|\d|a few|a couple of|couple of|few|several)"
 #: A short duration that bounds a state, not a frequency ("three days a week").
 _SHORT = re.compile(
-    rf"\b(?:(?:for|these|the (?:last|past))\s+{_COUNT}\s+(?:days|hours|nights|day|hour|night)"
+    rf"\b(?:(?:for|these|the (?:last|past))\s+{_COUNT}\s+"
+    r"(?:days|hours|nights|weeks|day|hour|night|week)"
     r"(?!\s+(?:(?:or|to)\s+\w+\s+)?(?:a|an|per|each|every)\s+(?:day|night|week|month|year)\b)"
     r"|(?:this|all)\s+week)\b",
     re.I,
@@ -93,6 +104,23 @@ class Bounded:
     """A candidate whose `words` bound its state to a recent onset or a short duration."""
 
     words: str
+
+
+@dataclass(frozen=True, slots=True)
+class Over:
+    """A candidate whose bounded state (`words`) ended on `ended`; `drawn_from`: the raw turn
+    it was drawn from, when that turn's words are what bound it."""
+
+    words: str
+    ended: datetime
+    drawn_from: str | None = None
+
+
+_NUMBER_WORDS = {
+    "a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "a couple of": 2, "couple of": 2, "a few": 3, "few": 3, "several": 4,
+}  # fmt: skip
+_SPAN = re.compile(r"\b(a couple of|couple of|a few|\d+|[a-z]+)\s+(day|hour|night|week)s?\b", re.I)
 
 
 def asks_lasting(question: str) -> bool:
@@ -143,6 +171,70 @@ def demotions(
         if found is not None:
             out[record.edge_id] = found
     return out
+
+
+def span(words: str, recent_days: float) -> timedelta:
+    """How long the bounding `words` say the state lasts: the duration they name ("for three
+    weeks", "these two days"), "this week" / "all week" a week, an onset ("since Sunday")
+    `recent_days`; never less than `recent_days`, the acute span of the gold rules."""
+    floor = timedelta(days=recent_days)
+    m = _SPAN.search(words)
+    if m is None:
+        return max(floor, _WEEK) if "week" in words.lower() else floor
+    count = m.group(1).lower()
+    n = int(count) if count.isdigit() else _NUMBER_WORDS.get(count, 1)
+    unit = {"day": timedelta(days=1), "night": timedelta(days=1), "hour": timedelta(hours=1),
+            "week": _WEEK}[m.group(2).lower()]  # fmt: skip
+    return max(floor, n * unit)
+
+
+def passed(
+    intent: Intent,
+    question: str,
+    window: Sequence[FactRecord],
+    as_of: datetime,
+    recent_days: float,
+) -> dict[str, Over]:
+    """Edge id → the bounded state that was over before `as_of`, for the candidates of
+    `window` a question about now or ahead, in words of health but for no lasting state,
+    should not serve first (Table 1 row 4: acute states expire); the facts in the window
+    drawn from such a raw turn follow it."""
+    if (
+        intent not in _NOW_OR_AHEAD
+        or HEALTH.search(question) is None
+        or asks_lasting(question)  # `demotions` judges those, whenever the state was told
+    ):
+        return {}
+    out: dict[str, Over] = {}
+    for record in window:
+        told = record.edge.ingest_time
+        found = bounded(record.edge.text, told, recent_days)
+        if found is None:
+            continue
+        ended = told + span(found.words, recent_days)
+        if ended < as_of:
+            out[record.edge_id] = Over(found.words, ended)
+    # The facts drawn from such a turn (its `episodic_of`) were told in it: they follow.
+    drawn = {
+        fact: record.edge_id
+        for record in window
+        if record.edge_id in out
+        for fact in record.edge.episodic_of
+    }
+    for record in window:
+        source = drawn.get(record.edge_id)
+        if source is not None and record.edge_id not in out:
+            out[record.edge_id] = Over(out[source].words, out[source].ended, source)
+    return out
+
+
+def explain_passed(o: Over) -> str:
+    told_in = f" in {o.drawn_from}" if o.drawn_from else ""
+    return (
+        f'its words{told_in} bound it to a short time ("{o.words}") that ended '
+        f"{o.ended:%Y-%m-%d}: an acute state is over (Table 1 row 4); the question asks "
+        "what holds now"
+    )
 
 
 def explain(b: Bounded) -> str:

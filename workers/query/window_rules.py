@@ -352,6 +352,11 @@ class WindowRules:
                 intent, question, window, lasting.recent_days
             ).items():
                 out.setdefault(edge_id, []).append(lasting_states.explain(bound))
+            if lasting.passed_acute:
+                for edge_id, over in lasting_states.passed(
+                    intent, question, window, as_of, lasting.recent_days
+                ).items():
+                    out.setdefault(edge_id, []).append(lasting_states.explain_passed(over))
         return out
 
     def settle(
