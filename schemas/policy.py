@@ -253,6 +253,11 @@ class NewerStatementsPolicy(BaseModel):
     #: A newer turn that restates an amount of the older one's currency with another number
     #: presses it whatever its σ (A.7.1: the newer number replaces; round 20, AV8).
     restated_amount: bool = False
+    #: A quantity question ("how much …", "how many …") and a newer turn that restates a bare
+    #: number of the older one (no currency or period: a running total, a count) with another,
+    #: the two at least this close (stored vectors' cosine) and sharing a content word: the
+    #: newer presses whatever its σ (A.7.1; round 24, lead). Above 1: never.
+    restated_count_min_cosine: float = Field(default=1.1, ge=-1.0, le=1.1)
     #: A fact drawn from a led raw turn (its `episodic_of`), among the first
     #: `latest_value.demote_to`, follows the turn: the σ condition is the turn's, not the
     #: fact's (round 20, r20-follow; `Policy.notes["newer_statements"]`) ...

@@ -41,6 +41,9 @@ C = Category
         ("What's on his calendar?", Intent.UPCOMING),
         ("Does she have anything lined up?", Intent.UPCOMING),
         ("What is due soon?", Intent.UPCOMING),
+        # Anticipation asks what is still to come (round 24).
+        ("What is Priya looking forward to this spring?", Intent.UPCOMING),
+        ("any parties I can look forward to?", Intent.UPCOMING),
         ("When did she run the marathon?", Intent.PAST),
         ("When was the inspection?", Intent.PAST),
         ("Did they go to the wedding?", Intent.PAST),

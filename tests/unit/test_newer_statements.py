@@ -307,3 +307,39 @@ def test_a_period_adjective_before_the_amount_names_its_period() -> None:
     assert not newer_statements.restates_amount(
         "the annual party was fun. I paid £40", "the annual party was fun. I paid £45"
     )
+
+
+def test_a_bare_number_restated_presses_for_a_quantity_question() -> None:
+    """Round 24: a running total or a count has no currency or period to tie two statements of
+    it; for a question that asks a quantity, a newer turn that states another bare number and
+    shares a content word with the older, the two close (cosine >= restated_count_min_cosine),
+    leads however its words match the question (A.7.1: the newer number replaces)."""
+    asked = "how much is in the boat kitty?"
+    old = _candidate("old", THEN, ABOUT, text="the boat kitty is at 1,850 after the car boot sale")
+    weaker = {"sigma": 0.4}
+    new = _candidate(
+        "new", LATER, ABOUT_TOO, **weaker, text="boat kitty update: 2,600, Jo chipped in"
+    )
+    assert _demoted(old, new, question=asked) == {"old"}
+    assert newer_statements.demotions(Intent.CURRENT, asked, [old, new], NOW, RULE, DEMOTE_TO)[
+        "old"
+    ].restated
+    # A question that asks no quantity, the same number again, no shared word, or a newer
+    # statement not close enough: the σ condition stands.
+    assert _demoted(old, new, question="what is the boat kitty for?") == set()
+    for text in ("boat kitty: 1,850 still", "booked 2 tickets for the ferry"):
+        assert _demoted(old, _candidate("new", LATER, ABOUT_TOO, **weaker, text=text),
+                        question=asked) == set()  # fmt: skip
+    far = _candidate("new", LATER, _unit(0.45, 0.89), **weaker, text=new.record.edge.text)
+    assert _demoted(old, far, question=asked) == set()
+    off = RULE.model_copy(update={"restated_count_min_cosine": 1.1})
+    assert _demoted(old, new, question=asked, rule=off) == set()
+
+
+def test_a_bare_number_is_no_clock_time_date_year_or_code() -> None:
+    assert newer_statements.restates_count("the jar holds 40 coins", "the jar holds 55 coins")
+    assert not newer_statements.restates_count(
+        "the bus at 7:45 on the 15th", "the bus at 8:10 on the 16th"
+    )
+    assert not newer_statements.restates_count("the flat since 2019", "the flat since 2021")
+    assert not newer_statements.restates_count("the A40 was shut", "the A44 was shut")

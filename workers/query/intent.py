@@ -50,6 +50,9 @@ _CUES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
             # "am I going out with …" asks who the partner is (to go out with: to date)
             r"due (?:soon|date)|deadline|will i|am i going(?! out with)|do i have (?:any|to)|"
             r"what's next|soon|lined up|ahead|"
+            # Anticipation asks what is still to come (A.7.4's q_up): "what is she looking
+            # forward to?", "anything to look forward to?" (round 24, heldout9's class).
+            r"look(?:ing|s)? forward to|"
             r"on (?:my|your|his|her|their|the|\w+'s) (?:calendar|schedule|agenda|diary))\b",
             re.I,
         ),

@@ -315,6 +315,54 @@ def restates_amount(old_text: str, new_text: str) -> bool:
     )
 
 
+#: A question asking for a quantity: "how much has she saved?", "how many cows …?", "what is
+#: the total …?" (the grammatical family of a number asked for, A.7.1 / AV8).
+ASKS_QUANTITY = re.compile(
+    r"\bhow (?:much|many)\b|\bwhat(?:'s| is| are)? (?:the |my |your |\w+'s )?"
+    r"(?:total|number|count|balance|tally|figure)\b",
+    re.I,
+)
+#: A bare number: thousands with commas ("2,300") or digits with a decimal part; not a clock
+#: time ("7:45", "6pm"), a date or an ordinal ("15th", "10/02"), a year (1900-2099) or a
+#: number inside a word or code ("A40", "v2").
+_BARE = re.compile(r"(?<![\w.,:/£$€¥₹-])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w:/%]|[.,]\d)")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_CONTENT = re.compile(r"[a-z]{4,}")
+#: Words too common to tie two statements (function words, a self-correction's fillers).
+_FUNCTION = frozenset({
+    "that", "this", "with", "from", "have", "been", "were", "what", "when", "where", "which",
+    "there", "their", "they", "them", "then", "than", "just", "only", "also", "about", "into",
+    "over", "still", "some", "will", "would", "could", "should", "your", "mine", "ours",
+    "sorry", "wait", "hang", "know",
+})  # fmt: skip
+
+
+def _counts(text: str) -> frozenset[float]:
+    """The bare numbers of a text (`_BARE`), years left out."""
+    return frozenset(
+        float(m.group(1).replace(",", ""))
+        for m in _BARE.finditer(text)
+        if not _YEAR.fullmatch(m.group(1))
+    )
+
+
+def _content_words(text: str) -> frozenset[str]:
+    return frozenset(w[:5] for w in _CONTENT.findall(text.lower()) if w not in _FUNCTION)
+
+
+def restates_count(old_text: str, new_text: str) -> bool:
+    """Whether the newer text restates a bare number of the older with another one about the
+    same thing: both state numbers, the newer one the older does not, and the two share a
+    content word (a running total, "the trip fund is at 2,300" → "trip fund update: 4,700";
+    the caller asks a quantity question and a cosine of the two)."""
+    old, new = _counts(old_text), _counts(new_text)
+    return (
+        bool(old)
+        and bool(new - old)
+        and not _content_words(old_text).isdisjoint(_content_words(new_text))
+    )
+
+
 def _presses(
     older: MergedCandidate,
     newer: MergedCandidate,
@@ -325,13 +373,15 @@ def _presses(
     question_many: bool = False,
     marked: bool = False,
     shown_newer: bool = False,
+    quantity: bool = False,
 ) -> tuple[float, bool, bool, bool] | None:
     """(cosine, whether the newer turn's own present-time words made it press, whether its
     restated amount did, whether its place among the shown did) when `newer` presses `older`,
     else None. `question_now`: the question's words place it in the present (or
     `explicit_now` is off). `marked`: the newer turn says it holds now (`_marked`).
     `shown_newer`: the newer turn is among the first shown and the question asks which value
-    holds now (`shown_newer_leads`)."""
+    holds now (`shown_newer_leads`). `quantity`: the question asks for a quantity
+    (`ASKS_QUANTITY`), so a restated bare number presses too (`restates_count`)."""
     old, new = older.record.edge, newer.record.edge
     unmarked = not marked and not question_now
     if unmarked and (not rule.unmarked_single_value or question_many):
@@ -347,6 +397,14 @@ def _presses(
         # The user gave the amount anew: the newer number leads however its words match
         # the question (round 20, AV8: a renewal's new premium worded unlike the question).
         restated = rule.restated_amount and restates_amount(old.text, new.text)
+        # Or a bare number restated, for a question that asks a quantity: a running total or
+        # a count has no currency or period to tie it, so the two must be close (round 24).
+        restated = restated or (
+            quantity
+            and cosine is not None
+            and cosine >= rule.restated_count_min_cosine
+            and restates_count(old.text, new.text)
+        )
         # Or the ranking shows the newer statement itself among the first, close to the
         # older one: two versions of one thing, both shown; for "which … now?" the newer leads
         # (A.7.3) however their words match the question (round 21, AV4: "Re-fixed at 3.85 %"
@@ -392,6 +450,7 @@ def demotions(
     if not question_now and not rule.turn_says_now and not rule.unmarked_single_value:
         return {}
     many = asks_for_many(question)
+    quantity = ASKS_QUANTITY.search(question) is not None
     pressers = [*window, *deeper]
     # Read once per newer turn, not once per pair (`says_now` scans the whole turn).
     says = {m.record.edge_id: _marked(m, rule) for m in pressers}
@@ -427,7 +486,7 @@ def demotions(
             and (
                 pressed := _presses(
                     older, newer, told, as_of, rule, question_now, many,
-                    says[newer.record.edge_id], newer.record.edge_id in leads_shown,
+                    says[newer.record.edge_id], newer.record.edge_id in leads_shown, quantity,
                 )
             )
             is not None
