@@ -66,6 +66,7 @@ class WindowRules:
     def __init__(self, vectors: VectorIndex, embedder: Embedder, policy: Policy) -> None:
         self._vectors = vectors
         self._policy = policy
+        self._embedder = embedder
         # min_cosine means "about the same thing" only on the vectors it was chosen on.
         self._newer_calibrated = embedder.model_id == policy.newer_statements.embedder_model_id
         self._bracketed_calibrated = (
@@ -284,6 +285,7 @@ class WindowRules:
             intent, window, as_of, rule, lambda v: withdrawal_probability(probe, v),
             lambda ids: list(self._read(user, list(ids), read).values()), nearest, retracted,
             query, [merged[i] for i in ranked[: 2 * self._policy.latest_value.window]],
+            self._embedder.embed,
         )  # fmt: skip
 
     def _bracketed(
