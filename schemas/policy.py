@@ -442,6 +442,10 @@ class WithdrawnPolicy(BaseModel):
     #: word of the ingest retraction's slot name it too ("puppy" for the slot "dog"): a plan
     #: saying one meets the slot's bound. None: the slot's own words only.
     slot_kin_min_cosine: float | None = Field(default=None, ge=-1.0, le=1.0)
+    #: For a question about what was given up (CANCELLED), the plan a window withdrawal gives
+    #: up — found as for a current question — moves up to just after its withdrawal when it
+    #: ranks past the window (`workers/query/given_up.py`, round 24).
+    cancelled_lifts_plan: bool = False
     #: The embedder whose vectors the probe and `min_cosine` mean something on.
     embedder_model_id: str = "minilm-l6-v2-int8"
 

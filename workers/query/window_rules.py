@@ -29,6 +29,7 @@ from workers.extraction.withdrawal_probe import default_withdrawal_probe, withdr
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
 from workers.query import (
     bracketed,
+    given_up,
     lasting_states,
     latest_value,
     newer_statements,
@@ -258,12 +259,16 @@ class WindowRules:
 
     def withdrawn(
         self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
-        as_of: datetime, query: str = "",
+        as_of: datetime, query: str = "", lift: bool = False,
     ) -> dict[str, withdrawn.Withdrawn]:  # fmt: skip
         """The first candidates a later raw turn the ingest left unresolved gives up, for a
-        question about now or ahead (`workers/query/withdrawn.py`): they leave the top k."""
+        question about now or ahead (`workers/query/withdrawn.py`): they leave the top k.
+        `lift`: for a question about what was given up, the plan's candidates anywhere in
+        `ranked` (`given_up.py`: they move up to their withdrawal)."""
         rule = self._policy.withdrawn
         if not rule.enabled or not self._withdrawn_calibrated:
+            return {}
+        if lift and not rule.cancelled_lifts_plan:
             return {}
         probe = default_withdrawal_probe()
 
@@ -284,8 +289,9 @@ class WindowRules:
         return withdrawn.withdrawn(
             intent, window, as_of, rule, lambda v: withdrawal_probability(probe, v),
             lambda ids: list(self._read(user, list(ids), read).values()), nearest, retracted,
-            query, [merged[i] for i in ranked[: 2 * self._policy.latest_value.window]],
-            self._embedder.embed,
+            query,
+            [merged[i] for i in (ranked if lift else ranked[: 2 * self._policy.latest_value.window])],
+            self._embedder.embed, lift,
         )  # fmt: skip
 
     def _bracketed(
@@ -424,6 +430,11 @@ class WindowRules:
             if not (fresh or found_gone or found_past):
                 break
             view = [i for i in served if i not in masked]
+        if intent in withdrawn.LIFT_INTENTS:
+            found = self.withdrawn(user, intent, merged, served, as_of, question, lift=True)
+            served, lifted = given_up.lift(served, merged, found, window)
+            for edge_id, by in lifted.items():
+                moved_why.setdefault(edge_id, []).append(given_up.explain(by))
         return Settled(served, moved_why, gone, past)
 
 

@@ -93,10 +93,12 @@ from workers.query.withdrawal_turns import (
 )
 from workers.text.bm25 import tokenize
 
-__all__ = ["INGEST", "INTENTS", "Retracted", "Withdrawn", "explain", "withdrawn"]
+__all__ = ["INGEST", "INTENTS", "LIFT_INTENTS", "Retracted", "Withdrawn", "explain", "withdrawn"]
 
 #: Questions about what holds now or lies ahead: a withdrawn plan answers neither (M_q).
 INTENTS = frozenset({Intent.CURRENT, Intent.UPCOMING})
+#: A question about what was given up: the withdrawn plan is its answer (A.9).
+LIFT_INTENTS = frozenset({Intent.CANCELLED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +286,7 @@ def withdrawn(
     query: str = "",
     head: Sequence[MergedCandidate] = (),
     embed: Embed | None = None,
+    lift: bool = False,
 ) -> dict[str, Withdrawn]:
     """Edge id → the withdrawal that gives it up, among the candidates `window` (the first of
     the ranking); `records` reads the withdrawal's facts, `nearest` the user's memory (exact),
@@ -291,8 +294,10 @@ def withdrawn(
     first candidates of the ranking, the window's and those after it that masking the window's
     would lift into the served top k — a withdrawn plan's tellings there are withdrawn too (a
     plan's fact just below the window rose into the top 10 when its turn was masked). `embed`:
-    the query's embedder, for the words a withdrawal names its slot by (`named_topic.py`)."""
-    if not rule.enabled or intent not in INTENTS:
+    the query's embedder, for the words a withdrawal names its slot by (`named_topic.py`).
+    `lift`: the same reading for a question about what was given up (CANCELLED) — the plan's
+    candidates are then what it asks for (`given_up.lift`), not what it must not serve."""
+    if not rule.enabled or intent not in (LIFT_INTENTS if lift else INTENTS):
         return {}
     out: dict[str, Withdrawn] = {}
     gap = timedelta(hours=rule.min_gap_hours)
