@@ -40,7 +40,9 @@ Embed = Callable[[Sequence[str]], np.ndarray]
 _WORD = re.compile(r"[^\W\d_][\w'’-]*[^\W\d_]")
 
 
-def slot_kin(slot_words: Sequence[str], text: str, embed: Embed, min_cosine: float) -> frozenset[str]:
+def slot_kin(
+    slot_words: Sequence[str], text: str, embed: Embed, min_cosine: float
+) -> frozenset[str]:
     """The stems of `text`'s content words whose vector is at least `min_cosine` from one of
     `slot_words`' (as written, not stemmed): the narrower or other words the withdrawal names
     its slot's thing by. Empty without slot words."""

@@ -286,12 +286,12 @@ class WindowRules:
         # bound: read from the store once (review r18 L1).
         read: dict[str, FactRecord] = {}
         window = [merged[i] for i in ranked[: self._policy.latest_value.window]]
+        # A lifted plan may rank anywhere; a masked one only where masking would lift it.
+        head = ranked if lift else ranked[: 2 * self._policy.latest_value.window]
         return withdrawn.withdrawn(
             intent, window, as_of, rule, lambda v: withdrawal_probability(probe, v),
             lambda ids: list(self._read(user, list(ids), read).values()), nearest, retracted,
-            query,
-            [merged[i] for i in (ranked if lift else ranked[: 2 * self._policy.latest_value.window])],
-            self._embedder.embed, lift,
+            query, [merged[i] for i in head], self._embedder.embed, lift,
         )  # fmt: skip
 
     def _bracketed(
