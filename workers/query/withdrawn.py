@@ -323,10 +323,10 @@ def withdrawn(
             else topic_words(edge.text)
         )  # fmt: skip
         # … and what it names binds a window plan as the question's topic does (round 24).
-        named = _named_topic(edge, family, ingest_slot, records, rule, embed)
+        names = _named_topic(edge, family, ingest_slot, records, rule, embed)
         if ingest_slot and bound is not None:
-            bound = bound | named
-        asked = (asked_topic(query, edge.text) | named, window_turns)
+            bound = bound | names
+        asked = (asked_topic(query, edge.text) | names, window_turns)
         found = _target(withdrawal, nearest(withdrawal.vector, before), before, as_of,
                         probability, rule, bound, asked)  # fmt: skip
         if found is None:
