@@ -443,6 +443,19 @@ class WithdrawnPolicy(BaseModel):
     #: withdrawal of them that ranks below the window (`workers/query/withdrawal_search.py`);
     #: it then meets every gate a window withdrawal meets. 0: off.
     from_plans: int = Field(default=0, ge=0)
+    #: A withdrawal that names what it gives up — the topic before a dismissal's verdict
+    #: ("the Lisbon trip: cxl"), the slot the ingest's retraction names — binds a window plan
+    #: saying a named word at `asked_topic_min_cosine`, as the question's topic does
+    #: (`workers/query/named_topic.py`, round 24).
+    named_topic_binds: bool = False
+    #: The withdrawal turn's words at least this cosine (single words, all-MiniLM-L6-v2) from a
+    #: word of the ingest retraction's slot name it too ("puppy" for the slot "dog"): a plan
+    #: saying one meets the slot's bound. None: the slot's own words only.
+    slot_kin_min_cosine: float | None = Field(default=None, ge=-1.0, le=1.0)
+    #: For a question about what was given up (CANCELLED), the plan a window withdrawal gives
+    #: up — found as for a current question — moves up to just after its withdrawal when it
+    #: ranks past the window (`workers/query/given_up.py`, round 24).
+    cancelled_lifts_plan: bool = False
     #: The embedder whose vectors the probe and `min_cosine` mean something on.
     embedder_model_id: str = "minilm-l6-v2-int8"
 

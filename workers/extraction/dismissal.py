@@ -49,6 +49,14 @@ _END = r"(?=\s*(?:$|[,.;:!)\]]|[-–—]|\b(?:because|since|as|cause|lol|though|
 _PRO = r"(?:it|that|this|any\s+of\s+(?:it|that|this))"
 #: A topic: a few words, none of them a clause break.
 _TOPIC = r"(?P<topic>[^,:;=.!?\n]{2,60}?)"
+#: Status abbreviations of a thing that is not going ahead, as notes, rotas and texting write
+#: them after a topic: cancelled ("cxl", "cxld", "canx", "canc"), never mind ("nvm"),
+#: did not start ("DNS"), no go ("n/g", "no-go"), "x-ed". A closed class of shorthand (as
+#: `workers/text/register.py` keeps its lexicon), read only between a topic and the segment's
+#: end; "did not finish" (DNF) reports an outcome, not a plan given up, and is left out, and so
+#: is "DNR" (the lead, round 24: it was named from a validation telling's wording, and it
+#: reads "do not resuscitate" in a clinical note).
+_SHORTHAND = r"(?:cxl|cxld|canx|canc|cancl?d|nvm|dns|n/g|no-?go|x-?ed|x['’]d)"
 #: Discourse particles a topic may open with ("ok the cabin: no").
 _LEAD = r"(?:(?:ok|okay|so|well|right|yeah|update|re|about|as\s+for)\b[:,]?\s+)*"
 
@@ -77,6 +85,17 @@ _FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"^" + _LEAD + _TOPIC + r"\s*(?:=|->|→|\s[-–—]\s)\s*(?:officially\s+|totally\s+)?"
             # not "done" or "over": a completion ("gym session - done!") is no cancellation
             r"(?:dead|off|cancell?ed|scrapped|shelved|history|toast|called\s+off|axed|nixed)\b",
+        ),
+        # "cabin: cancelled.", "the Lisbon trip: cxl", "MBA = DNS": a topic, a separator — a colon
+        # too, as notes and texting write a status — and a verdict or a status abbreviation
+        # (`_SHORTHAND`) that ends the segment: "Plan: off to Lisbon Friday" is no verdict.
+        (
+            "topic and an abbreviated verdict",
+            r"^" + _LEAD + _TOPIC + r"\s*(?::|=|->|→|\s[-–—])\s*(?:officially\s+|totally\s+)?"
+            # not "off" or "dead" after a colon: "Heating: off.", "Phone: dead." report a state
+            r"(?:cancell?ed|scrapped|shelved|axed|nixed|binned|ditched|called\s+off|"
+            + _SHORTHAND
+            + r")\s*[.!]*\s*$",
         ),
         # "forget the cabin", "drop it", "we leave it", "I'll let it go"
         (
@@ -138,7 +157,9 @@ _CONDITION = re.compile(r"\b(?:if|unless|when|whenever|once|provided|in\s+case)\
 _SPACES = re.compile(r"\s+")
 #: The families anchored at both ends of a segment (a topic, then the verdict): no match is
 #: longer than this, so longer segments are not tried against them.
-_ANCHORED = frozenset({"topic and a bare negative", "topic and a verdict"})
+_ANCHORED = frozenset(
+    {"topic and a bare negative", "topic and a verdict", "topic and an abbreviated verdict"}
+)
 _ANCHORED_MAX = 200
 #: "withdraw" of money ("I withdrew 500 euros for the trip") or the adjective ("he's really
 #: withdrawn") withdraws no plan (review r17 H2).
@@ -172,6 +193,9 @@ class Dismissal:
 
     family: str
     segment: str
+    #: The topic the family names before its verdict ("the cabin" of "the cabin: no."), if it
+    #: has one.
+    topic: str | None = None
 
 
 def dismissals(text: str) -> list[Dismissal]:
@@ -193,7 +217,7 @@ def dismissals(text: str) -> list[Dismissal]:
                 continue
             m = pattern.search(segment)
             if m and _asserted(segment, m, family):
-                out.append(Dismissal(family, segment))
+                out.append(Dismissal(family, segment, m.groupdict().get("topic")))
                 break
     return out
 
@@ -224,3 +248,16 @@ def topic_words(text: str) -> frozenset[str]:
     topic it names may sit in another sentence than its dismissal ("the band thing is over.
     … not doing it")."""
     return frozenset(set(tokenize(text)) - _GENERIC)
+
+
+def named_topic_words(text: str) -> frozenset[str]:
+    """The stemmed content words of the topics the turn's asserted dismissals name before
+    their verdicts ("the Lisbon trip: cxl" → lisbon, trip; generic plan nouns and particles
+    left out): what the dismissal itself says it gives up, narrower than `topic_words`."""
+    return frozenset(
+        w
+        for d in dismissals(text)
+        if d.topic is not None
+        for w in tokenize(d.topic)
+        if w not in _GENERIC and w not in _PARTICLES
+    )

@@ -29,6 +29,7 @@ from workers.extraction.withdrawal_probe import default_withdrawal_probe, withdr
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
 from workers.query import (
     bracketed,
+    given_up,
     lasting_states,
     latest_value,
     newer_statements,
@@ -66,6 +67,7 @@ class WindowRules:
     def __init__(self, vectors: VectorIndex, embedder: Embedder, policy: Policy) -> None:
         self._vectors = vectors
         self._policy = policy
+        self._embedder = embedder
         # min_cosine means "about the same thing" only on the vectors it was chosen on.
         self._newer_calibrated = embedder.model_id == policy.newer_statements.embedder_model_id
         self._bracketed_calibrated = (
@@ -257,12 +259,16 @@ class WindowRules:
 
     def withdrawn(
         self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
-        as_of: datetime, query: str = "",
+        as_of: datetime, query: str = "", lift: bool = False,
     ) -> dict[str, withdrawn.Withdrawn]:  # fmt: skip
         """The first candidates a later raw turn the ingest left unresolved gives up, for a
-        question about now or ahead (`workers/query/withdrawn.py`): they leave the top k."""
+        question about now or ahead (`workers/query/withdrawn.py`): they leave the top k.
+        `lift`: for a question about what was given up, the plan's candidates anywhere in
+        `ranked` (`given_up.py`: they move up to their withdrawal)."""
         rule = self._policy.withdrawn
         if not rule.enabled or not self._withdrawn_calibrated:
+            return {}
+        if lift and not rule.cancelled_lifts_plan:
             return {}
         probe = default_withdrawal_probe()
 
@@ -280,10 +286,12 @@ class WindowRules:
         # bound: read from the store once (review r18 L1).
         read: dict[str, FactRecord] = {}
         window = [merged[i] for i in ranked[: self._policy.latest_value.window]]
+        # A lifted plan may rank anywhere; a masked one only where masking would lift it.
+        head = ranked if lift else ranked[: 2 * self._policy.latest_value.window]
         return withdrawn.withdrawn(
             intent, window, as_of, rule, lambda v: withdrawal_probability(probe, v),
             lambda ids: list(self._read(user, list(ids), read).values()), nearest, retracted,
-            query, [merged[i] for i in ranked[: 2 * self._policy.latest_value.window]],
+            query, [merged[i] for i in head], self._embedder.embed, lift,
         )  # fmt: skip
 
     def _bracketed(
@@ -427,6 +435,11 @@ class WindowRules:
             if not (fresh or found_gone or found_past):
                 break
             view = [i for i in served if i not in masked]
+        if intent in withdrawn.LIFT_INTENTS:
+            found = self.withdrawn(user, intent, merged, served, as_of, question, lift=True)
+            served, lifted = given_up.lift(served, merged, found, window)
+            for edge_id, by in lifted.items():
+                moved_why.setdefault(edge_id, []).append(given_up.explain(by))
         return Settled(served, moved_why, gone, past)
 
 

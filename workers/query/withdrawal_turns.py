@@ -136,6 +136,15 @@ def named_words(edge: EdgeEvent, records: Records) -> frozenset[str]:
     return topic_words(" ".join(re.sub(r"[._]", " ", k) for k in keys)) - _NOT_NAMING
 
 
+def named_slot_words(edge: EdgeEvent, records: Records) -> list[str]:
+    """The words of the slots the ingest's retraction names, as written in the keys
+    ("plan.dog" → dog), less those naming nothing (`_NOT_NAMING`): `named_words` unstemmed,
+    for embedding (`named_topic.slot_kin`)."""
+    facts = [edge] if edge.retracts else [f.edge for f in records(edge.episodic_of)]
+    words = (w for f in facts for k in f.retracts for w in re.split(r"[._\s]+", k))
+    return sorted({w.lower() for w in words if topic_words(w) - _NOT_NAMING})
+
+
 #: Slot-key words that name nothing a plan says: the slot's kind prefix, qualifiers,
 #: pro-forms and light verbs a misread marker leaves in a key ("project.new_ones",
 #: "project.put" from "we scrapped the old cabinets and put in new ones": review r18 H2).

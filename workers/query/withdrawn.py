@@ -66,7 +66,7 @@ from schemas.categories import Intent
 from schemas.events import EdgeEvent
 from schemas.policy import WithdrawnPolicy
 from schemas.records import FactRecord
-from workers.extraction.dismissal import topic_words
+from workers.extraction.dismissal import named_topic_words, topic_words
 from workers.extraction.own_withdrawal import (
     asserts,
     weighed,
@@ -74,6 +74,7 @@ from workers.extraction.own_withdrawal import (
 from workers.ports import Hit
 from workers.query.asked_topic import asked_topic
 from workers.query.candidates import MergedCandidate
+from workers.query.named_topic import Embed, slot_kin
 from workers.query.pressed_values import mentioned_as_of
 from workers.query.withdrawal_search import found_from_plans
 from workers.query.withdrawal_turns import (
@@ -83,6 +84,7 @@ from workers.query.withdrawal_turns import (
     Records,
     Retracted,
     drew_retraction,
+    named_slot_words,
     named_words,
     own_withdrawal,
     read_as_withdrawal,
@@ -91,10 +93,12 @@ from workers.query.withdrawal_turns import (
 )
 from workers.text.bm25 import tokenize
 
-__all__ = ["INGEST", "INTENTS", "Retracted", "Withdrawn", "explain", "withdrawn"]
+__all__ = ["INGEST", "INTENTS", "LIFT_INTENTS", "Retracted", "Withdrawn", "explain", "withdrawn"]
 
 #: Questions about what holds now or lies ahead: a withdrawn plan answers neither (M_q).
 INTENTS = frozenset({Intent.CURRENT, Intent.UPCOMING})
+#: A question about what was given up: the withdrawn plan is its answer (A.9).
+LIFT_INTENTS = frozenset({Intent.CANCELLED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,14 +285,19 @@ def withdrawn(
     retracted: Retracted,
     query: str = "",
     head: Sequence[MergedCandidate] = (),
+    embed: Embed | None = None,
+    lift: bool = False,
 ) -> dict[str, Withdrawn]:
     """Edge id → the withdrawal that gives it up, among the candidates `window` (the first of
     the ranking); `records` reads the withdrawal's facts, `nearest` the user's memory (exact),
     `retracted` its retracted statements; `query` the question (`asked_topic`). `head`: the
     first candidates of the ranking, the window's and those after it that masking the window's
     would lift into the served top k — a withdrawn plan's tellings there are withdrawn too (a
-    plan's fact just below the window rose into the top 10 when its turn was masked)."""
-    if not rule.enabled or intent not in INTENTS:
+    plan's fact just below the window rose into the top 10 when its turn was masked). `embed`:
+    the query's embedder, for the words a withdrawal names its slot by (`named_topic.py`).
+    `lift`: the same reading for a question about what was given up (CANCELLED) — the plan's
+    candidates are then what it asks for (`given_up.lift`), not what it must not serve."""
+    if not rule.enabled or intent not in (LIFT_INTENTS if lift else INTENTS):
         return {}
     out: dict[str, Withdrawn] = {}
     gap = timedelta(hours=rule.min_gap_hours)
@@ -307,13 +316,17 @@ def withdrawn(
         # The targets among the statements told before it (later ones crowd out none): a
         # turn the ingest drew a retraction from names its slot, whichever reading found it
         # (review r18 H3); a dismissal names its topic …
+        ingest_slot = family == INGEST or (family is None and drew_retraction(edge, records))
         bound = (
-            named_words(edge, records)
-            if family == INGEST or (family is None and drew_retraction(edge, records))
+            named_words(edge, records) if ingest_slot
             else None if family is None
             else topic_words(edge.text)
         )  # fmt: skip
-        asked = (asked_topic(query, edge.text), window_turns)
+        # … and what it names binds a window plan as the question's topic does (round 24).
+        names = _named_topic(edge, family, ingest_slot, records, rule, embed)
+        if ingest_slot and bound is not None:
+            bound = bound | names
+        asked = (asked_topic(query, edge.text) | names, window_turns)
         found = _target(withdrawal, nearest(withdrawal.vector, before), before, as_of,
                         probability, rule, bound, asked)  # fmt: skip
         if found is None:
@@ -342,6 +355,24 @@ def withdrawn(
                         told.edge.edge_id, round(told.to_target, 2), family,
                     ))  # fmt: skip
     return out
+
+
+def _named_topic(
+    edge: EdgeEvent, family: str | None, ingest_slot: bool, records: Records,
+    rule: WithdrawnPolicy, embed: Embed | None,
+) -> frozenset[str]:  # fmt: skip
+    """What the withdrawal names it gives up, with `named_topic_binds` (`named_topic.py`): the
+    topic before a dismissal's verdict, or the ingest retraction's slot words and the turn's
+    words near them (`slot_kin_min_cosine`; none without an embedder)."""
+    if not rule.named_topic_binds:
+        return frozenset()
+    if ingest_slot:
+        kin = rule.slot_kin_min_cosine
+        return named_words(edge, records) | (
+            frozenset() if kin is None or embed is None
+            else slot_kin(named_slot_words(edge, records), edge.text, embed, kin)
+        )  # fmt: skip
+    return named_topic_words(edge.text) if family is not None else frozenset()
 
 
 def explain(w: Withdrawn) -> str:
