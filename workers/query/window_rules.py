@@ -392,6 +392,11 @@ class WindowRules:
         judged = frozenset(merged[i].record.edge_id for i in ranked[:window])
         # The first places the first pass judged: a later pass leaves them as it found them.
         seen_first = frozenset(merged[i].record.edge_id for i in ranked[:demote_to])
+        told = (
+            (lambda i: merged[i].record.edge.ingest_time)
+            if self._policy.latest_value.demoted_newest_first
+            else None
+        )
         for _ in range(1 + self._policy.latest_value.judge_lifted):
             fresh = {
                 k: v
@@ -408,7 +413,7 @@ class WindowRules:
             moved_why.update(fresh)
             moved = {i for i in ranked if merged[i].record.edge_id in moved_why}
             masked = {i for i in ranked if merged[i].record.edge_id in gone.keys() | past.keys()}
-            order = latest_value.mask(ranked, masked, moved, window, demote_to)
+            order = latest_value.mask(ranked, masked, moved, window, demote_to, told)
             shown = [i for i in order if i not in masked]
             found_gone = {
                 k: v
@@ -423,7 +428,7 @@ class WindowRules:
             gone.update(found_gone)
             past.update(found_past)
             masked = {i for i in ranked if merged[i].record.edge_id in gone.keys() | past.keys()}
-            served = latest_value.mask(ranked, masked, moved, window, demote_to)
+            served = latest_value.mask(ranked, masked, moved, window, demote_to, told)
             if not (fresh or found_gone or found_past):
                 break
             view = [i for i in served if i not in masked]
