@@ -154,6 +154,10 @@ class LatestValuePolicy(BaseModel):
     #: as the newest statement of the attribute, as a soft update never does (round 23, lead;
     #: `Policy.notes["hedged_never_newest"]`).
     hedged_never_newest: bool = False
+    #: The demoted candidates of the window keep their order (False) or go newest first: it
+    #: matters where fewer than `demote_to` stay unmoved and the demoted refill the first
+    #: places (A.7.3; round 24, lead; `Policy.notes["demoted_newest_first"]`).
+    demoted_newest_first: bool = False
     #: Which classifier says what a question or candidate is about: the nearest prototypes
     #: (`workers/extraction/prototypes.py`, cosines, the thresholds above) or the trained
     #: linear probe (`workers/extraction/attribute_probe.py`, class probabilities with a

@@ -201,6 +201,18 @@ def test_reorder_moves_demoted_from_the_given_rank_on() -> None:
     assert latest_value.reorder([0, 1, 2, 3, 9], {0, 1, 2}, 4, 3) == [3, 0, 1, 2, 9]
 
 
+def test_demoted_versions_refilling_the_first_places_go_newest_first() -> None:
+    """Round 24 (`demoted_newest_first`): where fewer than `demote_to` candidates stay unmoved,
+    the demoted refill the first places; of two versions demoted there, the newer leads
+    (A.7.3), not the older one that matched the question better. Ties keep their order."""
+    told = {0: NOW - timedelta(days=300), 1: NOW - timedelta(days=10), 2: NOW, 3: NOW}
+    ranked, demoted = [0, 3, 1, 2], {0, 1}
+    assert latest_value.reorder(ranked, demoted, 4, 3) == [3, 2, 0, 1]  # their own order
+    assert latest_value.reorder(ranked, demoted, 4, 3, told.__getitem__) == [3, 2, 1, 0]
+    assert latest_value.mask(ranked, {2}, demoted, 4, 3, told.__getitem__) == [3, 1, 0, 2]
+    assert latest_value.reorder([1, 0, 2], {0, 1}, 3, 1, lambda i: NOW) == [2, 1, 0]
+
+
 def _results(
     embedder: MiniLMEmbedder,
     edges: Sequence[EdgeEvent],

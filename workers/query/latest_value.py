@@ -22,8 +22,9 @@ decide, ties broken by edge id, so the ranking is the same whatever the ingest o
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 import numpy as np
 
@@ -211,20 +212,37 @@ def _keys_told(
     return {r.edge.slot_key for r in told if r.edge.slot_key} | turn_keys.get(record.edge_id, set())
 
 
-def reorder(ranked: Sequence[int], demoted: set[int], window: int, demote_to: int) -> list[int]:
+def reorder(
+    ranked: Sequence[int],
+    demoted: set[int],
+    window: int,
+    demote_to: int,
+    told: Callable[[int], datetime] | None = None,
+) -> list[int]:
     """`ranked` with the `demoted` positions (all within its first `window`) moved to rank
-    `demote_to` (0-based) or later, in their own order; the others keep theirs. Only the
+    `demote_to` (0-based) or later, in their own order — or, given `told` (a position's
+    ingest time), newest first (`demoted_newest_first`); the others keep theirs. Only the
     window is reordered: a demoted statement never leaves it, so recall at the window's
     depth is what it was without the rule (measured: moving them past it lost a LoCoMo
     question whose evidence was an older statement, docs/extraction.md)."""
     head, tail = list(ranked[:window]), list(ranked[window:])
     kept = [i for i in head if i not in demoted]
     moved = [i for i in head if i in demoted]
+    if told is not None:
+        # Where fewer than `demote_to` stay unmoved the demoted refill the first places: of
+        # several versions demoted there the newer leads (A.7.3, Eq. 37-39), not the older,
+        # better-matching one (round 24). Stable: ties keep their order.
+        moved.sort(key=told, reverse=True)
     return kept[:demote_to] + moved + kept[demote_to:] + tail
 
 
 def mask(
-    ranked: Sequence[int], masked: set[int], demoted: set[int], window: int, demote_to: int
+    ranked: Sequence[int],
+    masked: set[int],
+    demoted: set[int],
+    window: int,
+    demote_to: int,
+    told: Callable[[int], datetime] | None = None,
 ) -> list[int]:
     """`ranked` with the `masked` positions after every other (withdrawn, passed: the
     question's M_q admits active facts only, §3), and the `demoted` ones (moved down by a
@@ -233,7 +251,9 @@ def mask(
     newer version leads every older one (A.7.3, Eq. 37-39), a demotion the masking of
     another candidate does not undo (a chain of three versions: the middle one, demoted,
     rose to 5th when a withdrawn candidate above it was masked; docs/extraction.md)."""
-    kept = reorder([i for i in ranked if i not in masked], demoted - masked, window, demote_to)
+    kept = reorder(
+        [i for i in ranked if i not in masked], demoted - masked, window, demote_to, told
+    )
     return kept + [i for i in ranked if i in masked]
 
 
