@@ -91,7 +91,7 @@ _LANGUAGES: dict[str, _Language] = {
         months=("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
                 "septembre", "octobre", "novembre", "décembre"),
         today="aujourd'hui|aujourd’hui", tomorrow="demain", after_tomorrow="après-demain",
-        tonight="ce\\s+soir", this_morning="ce\\s+matin", on="ce|le", next="prochain", every="chaque|tous\\s+les",
+        tonight="ce\\s+soir", this_morning="ce\\s+matin", on="ce", next="prochain", every="chaque|tous\\s+les|le",
         day_article="le", at="à|vers|dès",
         pm="du\\s+soir|de\\s+l'après-midi|de\\s+l’après-midi", am="du\\s+matin",
     ),
@@ -139,6 +139,10 @@ _LANGUAGES: dict[str, _Language] = {
 #: and an estate: they are weekdays only after a word that picks a day.
 _PT_SHORT_DAYS = ("segunda", "terça", "quarta", "quinta", "sexta")
 _PT_SHORT_AFTER = "na|nesta|próxima|proxima|esta|essa|até|ate"
+#: French "le jeudi" and Italian "il giovedì" say every Thursday — unless a day number
+#: follows ("le jeudi 15 mai").
+_HABITUAL_ARTICLES = frozenset({"le", "il", "la"})
+_DAY_AFTER_WEEKDAY = re.compile(r",?\s+[0-3]?\d(?!\d)")
 #: Month names that are also English words or names: only with their language's mark.
 _MARKED_MONTHS = frozenset({"mars", "mai"})
 #: Weekday names that are also given names: capitalised without an article, a name.
@@ -201,6 +205,7 @@ _ARTICLE_DAY = _compile(
     rf"|\b(?:{_all('day_article')})\s+(?P<d2>[0-3]?\d)(?:er|e|º|°|ª)?"
     rf"(?=\s*(?:[,;!?)]|\.(?!\d)|$|\s(?:{_all('at')})\s+\d))"
 )
+_AFTER_WEEKDAY = _compile(rf"\b(?:{_ANY_WEEKDAY}),?\s*$")
 _CLOCK_NEXT = _compile(rf",?\s+(?:{_all('at')})\s+\d")
 _WEEKDAY = _compile(
     rf"\b(?:(?P<every>{_all('every')})\s+)?(?:(?P<next>{_all('next')})\s+)?"
@@ -248,7 +253,7 @@ def in_english(text: str) -> str:
             spans.append((start, end, words))
 
     for m in _DAY_MONTH.finditer(text):
-        if (words := _day_month(m)) is not None:
+        if (words := _day_month(m, text)) is not None:
             add(m.start(), m.end(), words)
     for m in _WEEKDAY.finditer(text):
         if (words := _weekday(m, text)) is not None:
@@ -284,10 +289,14 @@ def _index(name: str, table: dict[int, str]) -> int:
     raise KeyError(name)
 
 
-def _day_month(m: re.Match[str]) -> str | None:
+def _day_month(m: re.Match[str], text: str) -> str | None:
     month_word = m["month"].lower()
     day = int(m["d"])
-    marked = bool(m["art"] or m["de"]) or re.search(r"\d[.º°ª]|\der\b", m.group(0)) is not None
+    marked = (
+        bool(m["art"] or m["de"])
+        or re.search(r"\d[.º°ª]|\der\b", m.group(0)) is not None
+        or _AFTER_WEEKDAY.search(text, 0, m.start()) is not None  # "jeudi 15 mai"
+    )
     if _unaccented(month_word) in _MARKED_MONTHS and not marked:
         return None  # "3 mars bars", "15 Mai Tais"
     if not 1 <= day <= 31:
@@ -307,6 +316,8 @@ def _weekday(m: re.Match[str], text: str) -> str | None:
         return None  # Mardi Gras, the festival
     day = _EN_WEEKDAYS[_index(said, _WEEKDAY_OF)]
     every = m["every"] or m["plural"]
+    if every and every.lower() in _HABITUAL_ARTICLES and _DAY_AFTER_WEEKDAY.match(text, m.end()):
+        every = None  # "le jeudi 15 mai", "il giovedì 15": that Thursday, not every one
     if every:
         return f"every {day}"
     if m["next"] or m["next2"] or m["next3"]:
