@@ -63,6 +63,8 @@ class _Language:
     #: A word before a weekday that says which: "the coming one" (dropped) or "next".
     on: str
     next: str
+    #: A word before a weekday that puts it behind: "seit", "depuis", "letzten", "vorige".
+    last: str
     #: What makes a weekday recur: "every", a plural article ("los jueves", "às quintas").
     every: str
     #: The article or preposition before a bare day number ("den 15.", "le 3").
@@ -81,7 +83,7 @@ _LANGUAGES: dict[str, _Language] = {
         months=("januar|jänner", "februar", "märz", "april", "mai", "juni", "juli", "august",
                 "september", "oktober", "november", "dezember"),
         today="heute", tomorrow="morgen", after_tomorrow="übermorgen",
-        tonight="heute\\s+abend", this_morning="heute\\s+(?:morgen|früh|vormittag)", on="am|an\\s+dem|diesen|kommenden", next="nächsten|nächste",
+        tonight="heute\\s+abend", this_morning="heute\\s+(?:morgen|früh|vormittag)", on="am|an\\s+dem|diesen|kommenden", next="nächsten|nächste", last="seit|letzten|letzter|vergangenen",
         every="jeden|jede|jedes", day_article="den|am", at="um|gegen|ab",
         pm="abends|nachmittags|am\\s+abend|am\\s+nachmittag",
         am="morgens|früh|vormittags|am\\s+morgen|am\\s+vormittag",
@@ -91,7 +93,7 @@ _LANGUAGES: dict[str, _Language] = {
         months=("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
                 "septembre", "octobre", "novembre", "décembre"),
         today="aujourd'hui|aujourd’hui", tomorrow="demain", after_tomorrow="après-demain",
-        tonight="ce\\s+soir", this_morning="ce\\s+matin", on="ce", next="prochain", every="chaque|tous\\s+les|le",
+        tonight="ce\\s+soir", this_morning="ce\\s+matin", on="ce", next="prochain", last="depuis", every="chaque|tous\\s+les|le",
         day_article="le", at="à|vers|dès",
         pm="du\\s+soir|de\\s+l'après-midi|de\\s+l’après-midi", am="du\\s+matin",
     ),
@@ -100,7 +102,7 @@ _LANGUAGES: dict[str, _Language] = {
         months=("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
                 "septiembre|setiembre", "octubre", "noviembre", "diciembre"),
         today="hoy", tomorrow="mañana", after_tomorrow="pasado\\s+mañana",
-        tonight="esta\\s+noche", this_morning="esta\\s+mañana", on="el|este", next="próximo", every="cada|todos\\s+los|los",
+        tonight="esta\\s+noche", this_morning="esta\\s+mañana", on="el|este", next="próximo", last="desde\\s+el|desde", every="cada|todos\\s+los|los",
         day_article="el\\s+día|el", at="a\\s+las|a\\s+la",
         pm="de\\s+la\\s+tarde|de\\s+la\\s+noche", am="de\\s+la\\s+mañana",
     ),
@@ -109,7 +111,7 @@ _LANGUAGES: dict[str, _Language] = {
         months=("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio",
                 "agosto", "settembre", "ottobre", "novembre", "dicembre"),
         today="oggi", tomorrow="domani", after_tomorrow="dopodomani",
-        tonight="stasera|stanotte", this_morning="stamattina|stamani", on="questo|questa", next="prossimo|prossima",
+        tonight="stasera|stanotte", this_morning="stamattina|stamani", on="questo|questa", next="prossimo|prossima", last="da|dal",
         every="ogni|tutti\\s+i|tutte\\s+le|il|la", day_article="il", at="alle|verso\\s+le", pm="di\\s+sera|del\\s+pomeriggio|di\\s+pomeriggio",
         am="di\\s+mattina|del\\s+mattino",
     ),
@@ -119,7 +121,7 @@ _LANGUAGES: dict[str, _Language] = {
         months=("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto",
                 "setembro", "outubro", "novembro", "dezembro"),
         today="hoje", tomorrow="amanhã", after_tomorrow="depois\\s+de\\s+amanhã",
-        tonight="hoje\\s+à\\s+noite", this_morning="hoje\\s+de\\s+manhã", on="na|no|nesta|neste|esta|este", next="próxima|próximo",
+        tonight="hoje\\s+à\\s+noite", this_morning="hoje\\s+de\\s+manhã", on="na|no|nesta|neste|esta|este", next="próxima|próximo", last="desde\\s+a|desde\\s+o|desde",
         every="toda|todas\\s+as|todo|todos\\s+os|às|aos", day_article="no\\s+dia|dia",
         at="às|as", pm="da\\s+tarde|da\\s+noite", am="da\\s+manhã",
     ),
@@ -129,7 +131,7 @@ _LANGUAGES: dict[str, _Language] = {
         months=("januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus",
                 "september", "oktober", "november", "december"),
         today="vandaag", tomorrow="morgen", after_tomorrow="overmorgen", tonight="vanavond", this_morning="vanmorgen|vanochtend",
-        on="op|deze|aanstaande", next="volgende", every="elke|iedere", day_article="op",
+        on="op|deze|aanstaande", next="volgende", last="sinds|vorige|afgelopen", every="elke|iedere", day_article="op",
         at="om|rond", pm="'s\\s+avonds|'s\\s+middags",
         am="'s\\s+ochtends|'s\\s+morgens",
     ),
@@ -205,12 +207,19 @@ _ARTICLE_DAY = _compile(
     rf"|\b(?:{_all('day_article')})\s+(?P<d2>[0-3]?\d)(?:er|e|º|°|ª)?"
     rf"(?=\s*(?:[,;!?)]|\.(?!\d)|$|\s(?:{_all('at')})\s+\d))"
 )
+#: "jeudi prochain", "el jueves que viene"; "dimanche dernier", "el domingo pasado".
+_NEXT_AFTER = "prochain|que\\s+viene|prossimo|prossima|que\\s+vem"
+_LAST_AFTER = "dernier|pasado|scorso|scorsa|passado|passada"
+#: An English determiner before a foreign weekday makes it a name: "the Lundi" (a boat).
+_ENGLISH_DETERMINER = _compile(r"\b(?:the|a|an|my|our|his|her|their|this)\s+$")
 _AFTER_WEEKDAY = _compile(rf"\b(?:{_ANY_WEEKDAY}),?\s*$")
 _CLOCK_NEXT = _compile(rf",?\s+(?:{_all('at')})\s+\d")
 _WEEKDAY = _compile(
-    rf"\b(?:(?P<every>{_all('every')})\s+)?(?:(?P<next>{_all('next')})\s+)?"
+    rf"\b(?:(?P<last>{_all('last')})\s+)?(?:(?P<every>{_all('every')})\s+)?"
+    rf"(?:(?P<next>{_all('next')})\s+)?"
     rf"(?:(?P<on>{_all('on')})\s+)?(?:(?P<next2>{_all('next')})\s+)?"
-    rf"(?P<wd>{_ANY_WEEKDAY})(?P<plural>s)?\b(?:\s+(?P<next3>prochain|que\s+viene|prossimo))?"
+    rf"(?P<wd>{_ANY_WEEKDAY})(?P<plural>s)?\b(?:\s+(?:(?P<next3>{_NEXT_AFTER})"
+    rf"|(?P<last2>{_LAST_AFTER})(?!\s+ma[ñn]ana)))?"
     rf"|\b(?P<pt_on>{_PT_SHORT_AFTER})\s+(?P<pt>{_PT_SHORT})(?:-feira)?\b"
 )
 _RELATIVE = _compile(
@@ -230,21 +239,43 @@ _CLOCK = _compile(
     rf"(?!\w)(?!\s*(?:%|€|\$|km|kg|m\b|min|minutes|minuten|minutos|minuti))"
     rf"(?:\s+(?:(?P<pm>{_all('pm')})|(?P<am>{_all('am')})))?"
 )
-#: The cheap gate: a day word of one of the languages, or none to translate.
-_DAY_WORD = _compile(
-    rf"(?<![\w-])(?:{_ANY_WEEKDAY}|{_PT_SHORT}|{_all('tomorrow')}|{_all('after_tomorrow')}"
-    rf"|{_all('today')}|{_all('tonight')}|{_all('this_morning')})s?(?![\w-])"
-    rf"|\b(?:den|am)\s+[0-3]?\d\.(?!\d)"
+#: The cheap gate, as a set of words (a regex of every day word costs ~0.1 ms a turn): the
+#: letters of every weekday, month and relative-day word, with the plural weekdays; function
+#: words ("ce", "de", "la") are left out, the rarer word of a phrase gates it.
+_LETTERS = re.compile(r"[^\W\d_]+")
+#: Months spelled as in English ("April", "August") gate an English turn: German "15. April"
+#: passes by its ordinal dot (`_ARTICLE_GATE`).
+_ENGLISH_MONTHS = frozenset(m.lower() for m in _EN_MONTHS)
+_GATE_WORDS = frozenset(
+    word
+    for field in ("weekdays", "months", "today", "tomorrow", "after_tomorrow", "tonight",
+                  "this_morning")
+    for lang in _LANGUAGES.values()
+    for alternation in (getattr(lang, field) if isinstance(getattr(lang, field), tuple)
+                        else (getattr(lang, field),))
+    for found in _LETTERS.findall(_loose(alternation).replace("\\s", " "))
+    for word in (found, found + "s")
+    if len(found) >= 4 and found not in _ENGLISH_MONTHS
+) | frozenset(_LETTERS.findall(_PT_SHORT))  # fmt: skip
+#: A day number told by its article alone: "den 15.", "le 3 à 9h" (`_ARTICLE_DAY`).
+_ARTICLE_GATE = _compile(
+    rf"\b(?:den|am)\s+[0-3]?\d\.(?!\d)"
     rf"|\b(?:{_all('day_article')})\s+[0-3]?\d(?:er|e|º|°|ª)?,?\s+(?:{_all('at')})\s+\d"
-    rf"|\d(?:\.|er|º|°|ª)?\s+(?:de\s+|di\s+)?(?:{_ANY_MONTH})\b"
+    rf"|\b[0-3]?\d\.\s+(?:{_ANY_MONTH})\b"
 )
+
+
+def _has_day_word(text: str) -> bool:
+    if not _GATE_WORDS.isdisjoint(_LETTERS.findall(text.lower())):
+        return True
+    return any(c.isdigit() for c in text) and _ARTICLE_GATE.search(text) is not None
 
 
 @lru_cache(maxsize=4096)
 def in_english(text: str) -> str:
     """`text` with its non-English day words written as English date words (module doc);
     the same string when it has none. A function of the text only."""
-    if _DAY_WORD.search(text) is None:
+    if not _has_day_word(text):
         return text
     spans: list[tuple[int, int, str]] = []
 
@@ -312,9 +343,13 @@ def _weekday(m: re.Match[str], text: str) -> str | None:
     said = m["wd"]
     if said.lower() in _NAME_DAYS and said[0].isupper() and not (m["on"] or m["every"]):
         return None  # "lunch with Domenica": a name
+    if m.start("wd") == m.start() and _ENGLISH_DETERMINER.search(text, 0, m.start()):
+        return None  # "moved over to the Lundi": a name
     if said.lower() == "mardi" and re.match(r"\s+gras\b", text[m.end() :], re.I):
         return None  # Mardi Gras, the festival
     day = _EN_WEEKDAYS[_index(said, _WEEKDAY_OF)]
+    if m["last"] or m["last2"]:
+        return f"last {day}"  # "seit Sonntag": the day behind, where something began
     every = m["every"] or m["plural"]
     if every and every.lower() in _HABITUAL_ARTICLES and _DAY_AFTER_WEEKDAY.match(text, m.end()):
         every = None  # "le jeudi 15 mai", "il giovedì 15": that Thursday, not every one
