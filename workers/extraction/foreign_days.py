@@ -226,8 +226,8 @@ _RELATIVE = _compile(
     rf"(?P<tonight>\b(?:{_all('tonight')})\b)"
     rf"|(?P<morning>\b(?:{_all('this_morning')})\b)"
     rf"|(?P<after>\b(?:{_all('after_tomorrow')})(?![\w-]))"
-    rf"|(?P<tomorrow>(?<![\w-])(?:{_all('tomorrow')})\b)"
-    rf"|(?P<today>\b(?:{_all('today')})(?!\w))"
+    rf"|(?P<tomorrow>(?<![\w-])(?:{_all('tomorrow')})(?![\w-]))"
+    rf"|(?P<today>(?<![\w-])(?:{_all('today')})(?![\w-]))"
 )
 #: The word after an hour that makes it a clock time: German "Uhr", Dutch "uur", French
 #: "heures" / "h", Spanish and Portuguese "horas".
