@@ -142,3 +142,35 @@ def test_past_and_onset_days_are_read_behind() -> None:
 )
 def test_an_english_turn_is_the_same_string(text: str) -> None:
     assert in_english(text) is text or in_english(text) == text
+
+
+def test_a_fact_of_an_english_clause_with_a_foreign_day_gets_its_event_time() -> None:
+    """An English clause the extractor keeps ("I have a … appointment") with its day in
+    another language: the fact's event time is that day (`finishing._event_time`)."""
+    from schemas.events import TurnEvent
+    from workers.extraction.rules import RuleExtractor
+
+    turn = TurnEvent(user_id="u", session_id="s", turn_id="t", role="user", timestamp=TOLD,
+                     text="I have a physio appointment übermorgen um 8:40")  # fmt: skip
+    (fact,) = RuleExtractor().extract(turn, [])
+    assert fact.event_time == datetime(2026, 3, 4, 8, 40, tzinfo=UTC)
+
+
+def test_an_undated_turn_whose_foreign_day_has_passed_is_not_upcoming() -> None:
+    """At query time (`passed_mentions`), a turn stored without an event time whose words
+    name a day in another language now past is judged as an expiry would judge it."""
+    from schemas.categories import Intent
+    from schemas.events import EdgeEvent
+    from schemas.policy import load_policy
+    from schemas.records import FactRecord, Lifecycle
+    from workers.query import passed_mentions
+
+    record = FactRecord(
+        edge=EdgeEvent(edge_id="g#raw", user_id="u1", categories=Category.OTHER,
+                       text="Zahnarzt am Freitag, den 6. März, um 8:15", ingest_time=TOLD),
+        lifecycle=Lifecycle(),
+    )  # fmt: skip
+    later = datetime(2026, 5, 1, tzinfo=UTC)
+    buffer = load_policy().expiry_buffer_hours
+    found = passed_mentions.passed(Intent.UPCOMING, [record], later, buffer)
+    assert found["g#raw"].when == datetime(2026, 3, 6, 8, 15, tzinfo=UTC)
