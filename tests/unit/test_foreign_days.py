@@ -82,7 +82,7 @@ def test_an_appointment_told_in_another_language_expires_as_a_raw_turn() -> None
 
 
 def test_a_routine_told_in_another_language_stays_a_routine() -> None:
-    """"jeden Dienstag", "tous les mardis", "le mardi", "los martes", "donderdags": every such
+    """ "jeden Dienstag", "tous les mardis", "le mardi", "los martes", "donderdags": every such
     day — `recurrence.recurring_day` keeps the routine undated, as in English."""
     second = verdict(kind=Category.IDENTITY_SELF_CONCEPT)
     second.kind_scores[Category.LOGISTICAL_CONTEXT] = 0.48  # type: ignore[index]
@@ -123,7 +123,7 @@ def test_words_that_are_also_something_else_are_no_day(text: str) -> None:
 
 
 def test_past_and_onset_days_are_read_behind() -> None:
-    """"seit Sonntag", "depuis lundi", "el domingo pasado": a day behind, never pending."""
+    """ "seit Sonntag", "depuis lundi", "el domingo pasado": a day behind, never pending."""
     for text in ("Magen-Darm seit Sonntag", "depuis lundi je tousse", "el domingo pasado fui"):
         found = when(text)
         assert found is not None and found < TOLD, text

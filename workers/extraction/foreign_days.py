@@ -83,8 +83,10 @@ _LANGUAGES: dict[str, _Language] = {
         months=("januar|jänner", "februar", "märz", "april", "mai", "juni", "juli", "august",
                 "september", "oktober", "november", "dezember"),
         today="heute", tomorrow="morgen", after_tomorrow="übermorgen",
-        tonight="heute\\s+abend", this_morning="heute\\s+(?:morgen|früh|vormittag)", on="am|an\\s+dem|diesen|kommenden", next="nächsten|nächste", last="seit|letzten|letzter|vergangenen",
-        every="jeden|jede|jedes", day_article="den|am", at="um|gegen|ab",
+        tonight="heute\\s+abend", this_morning="heute\\s+(?:morgen|früh|vormittag)",
+        on="am|an\\s+dem|diesen|kommenden", next="nächsten|nächste",
+        last="seit|letzten|letzter|vergangenen", every="jeden|jede|jedes",
+        day_article="den|am", at="um|gegen|ab",
         pm="abends|nachmittags|am\\s+abend|am\\s+nachmittag",
         am="morgens|früh|vormittags|am\\s+morgen|am\\s+vormittag",
     ),
@@ -93,7 +95,8 @@ _LANGUAGES: dict[str, _Language] = {
         months=("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
                 "septembre", "octobre", "novembre", "décembre"),
         today="aujourd'hui|aujourd’hui", tomorrow="demain", after_tomorrow="après-demain",
-        tonight="ce\\s+soir", this_morning="ce\\s+matin", on="ce", next="prochain", last="depuis", every="chaque|tous\\s+les|le",
+        tonight="ce\\s+soir", this_morning="ce\\s+matin",
+        on="ce", next="prochain", last="depuis", every="chaque|tous\\s+les|le",
         day_article="le", at="à|vers|dès",
         pm="du\\s+soir|de\\s+l'après-midi|de\\s+l’après-midi", am="du\\s+matin",
     ),
@@ -102,7 +105,8 @@ _LANGUAGES: dict[str, _Language] = {
         months=("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
                 "septiembre|setiembre", "octubre", "noviembre", "diciembre"),
         today="hoy", tomorrow="mañana", after_tomorrow="pasado\\s+mañana",
-        tonight="esta\\s+noche", this_morning="esta\\s+mañana", on="el|este", next="próximo", last="desde\\s+el|desde", every="cada|todos\\s+los|los",
+        tonight="esta\\s+noche", this_morning="esta\\s+mañana",
+        on="el|este", next="próximo", last="desde\\s+el|desde", every="cada|todos\\s+los|los",
         day_article="el\\s+día|el", at="a\\s+las|a\\s+la",
         pm="de\\s+la\\s+tarde|de\\s+la\\s+noche", am="de\\s+la\\s+mañana",
     ),
@@ -111,8 +115,10 @@ _LANGUAGES: dict[str, _Language] = {
         months=("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio",
                 "agosto", "settembre", "ottobre", "novembre", "dicembre"),
         today="oggi", tomorrow="domani", after_tomorrow="dopodomani",
-        tonight="stasera|stanotte", this_morning="stamattina|stamani", on="questo|questa", next="prossimo|prossima", last="da|dal",
-        every="ogni|tutti\\s+i|tutte\\s+le|il|la", day_article="il", at="alle|verso\\s+le", pm="di\\s+sera|del\\s+pomeriggio|di\\s+pomeriggio",
+        tonight="stasera|stanotte", this_morning="stamattina|stamani",
+        on="questo|questa", next="prossimo|prossima", last="da|dal",
+        every="ogni|tutti\\s+i|tutte\\s+le|il|la", day_article="il", at="alle|verso\\s+le",
+        pm="di\\s+sera|del\\s+pomeriggio|di\\s+pomeriggio",
         am="di\\s+mattina|del\\s+mattino",
     ),
     "pt": _Language(
@@ -121,7 +127,9 @@ _LANGUAGES: dict[str, _Language] = {
         months=("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto",
                 "setembro", "outubro", "novembro", "dezembro"),
         today="hoje", tomorrow="amanhã", after_tomorrow="depois\\s+de\\s+amanhã",
-        tonight="hoje\\s+à\\s+noite", this_morning="hoje\\s+de\\s+manhã", on="na|no|nesta|neste|esta|este", next="próxima|próximo", last="desde\\s+a|desde\\s+o|desde",
+        tonight="hoje\\s+à\\s+noite", this_morning="hoje\\s+de\\s+manhã",
+        on="na|no|nesta|neste|esta|este", next="próxima|próximo",
+        last="desde\\s+a|desde\\s+o|desde",
         every="toda|todas\\s+as|todo|todos\\s+os|às|aos", day_article="no\\s+dia|dia",
         at="às|as", pm="da\\s+tarde|da\\s+noite", am="da\\s+manhã",
     ),
@@ -130,10 +138,11 @@ _LANGUAGES: dict[str, _Language] = {
                   "zondag"),
         months=("januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus",
                 "september", "oktober", "november", "december"),
-        today="vandaag", tomorrow="morgen", after_tomorrow="overmorgen", tonight="vanavond", this_morning="vanmorgen|vanochtend",
-        on="op|deze|aanstaande", next="volgende", last="sinds|vorige|afgelopen", every="elke|iedere", day_article="op",
-        at="om|rond", pm="'s\\s+avonds|'s\\s+middags",
-        am="'s\\s+ochtends|'s\\s+morgens",
+        today="vandaag", tomorrow="morgen", after_tomorrow="overmorgen",
+        tonight="vanavond", this_morning="vanmorgen|vanochtend",
+        on="op|deze|aanstaande", next="volgende", last="sinds|vorige|afgelopen",
+        every="elke|iedere", day_article="op", at="om|rond",
+        pm="'s\\s+avonds|'s\\s+middags", am="'s\\s+ochtends|'s\\s+morgens",
     ),
 }
 # fmt: on
@@ -338,7 +347,9 @@ def _day_month(m: re.Match[str], text: str) -> str | None:
 
 def _weekday(m: re.Match[str], text: str) -> str | None:
     if m["pt"]:
-        day = _EN_WEEKDAYS[[_unaccented(d) for d in _PT_SHORT_DAYS].index(_unaccented(m["pt"]).lower())]
+        day = _EN_WEEKDAYS[
+            [_unaccented(d) for d in _PT_SHORT_DAYS].index(_unaccented(m["pt"]).lower())
+        ]
         return f"on {day}"
     said = m["wd"]
     if said.lower() in _NAME_DAYS and said[0].isupper() and not (m["on"] or m["every"]):
