@@ -131,7 +131,7 @@ _LANGUAGES: dict[str, _Language] = {
         on="na|no|nesta|neste|esta|este", next="próxima|próximo",
         last="desde\\s+a|desde\\s+o|desde",
         every="toda|todas\\s+as|todo|todos\\s+os|às|aos", day_article="no\\s+dia|dia",
-        at="às|as", pm="da\\s+tarde|da\\s+noite", am="da\\s+manhã",
+        at="às", pm="da\\s+tarde|da\\s+noite", am="da\\s+manhã",
     ),
     "nl": _Language(
         weekdays=("maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag",
@@ -173,8 +173,15 @@ def _unaccented(word: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-def _all(field: str) -> str:
-    return "|".join(_loose(getattr(lang, field)) for lang in _LANGUAGES.values())
+def _all(field: str, loose: bool = True) -> str:
+    """One field's words in every language, with their unaccented spellings when `loose`."""
+    words = (getattr(lang, field) for lang in _LANGUAGES.values())
+    return "|".join(_loose(w) if loose else w for w in words)
+
+
+#: The clock prepositions as spelled: unaccented, French "à" and Portuguese "às" would be the
+#: English "a" and "as" ("as 2 of us").
+_AT = _all("at", loose=False)
 
 
 def _names(field: str, index: int) -> str:
@@ -214,7 +221,7 @@ _DAY_MONTH = _compile(
 _ARTICLE_DAY = _compile(
     rf"\b(?:den|am)\s+{_DAY_NUMBER}\.(?!\d)"
     rf"|\b(?:{_all('day_article')})\s+(?P<d2>[0-3]?\d)(?:er|e|º|°|ª)?"
-    rf"(?=\s*(?:[,;!?)]|\.(?!\d)|$|\s(?:{_all('at')})\s+\d))"
+    rf"(?=\s*(?:[,;!?)]|\.(?!\d)|$|\s(?:{_AT})\s+\d))"
 )
 #: "jeudi prochain", "el jueves que viene"; "dimanche dernier", "el domingo pasado".
 _NEXT_AFTER = "prochain|que\\s+viene|prossimo|prossima|que\\s+vem"
@@ -222,7 +229,7 @@ _LAST_AFTER = "dernier|pasado|scorso|scorsa|passado|passada"
 #: An English determiner before a foreign weekday makes it a name: "the Lundi" (a boat).
 _ENGLISH_DETERMINER = _compile(r"\b(?:the|a|an|my|our|his|her|their|this)\s+$")
 _AFTER_WEEKDAY = _compile(rf"\b(?:{_ANY_WEEKDAY}),?\s*$")
-_CLOCK_NEXT = _compile(rf",?\s+(?:{_all('at')})\s+\d")
+_CLOCK_NEXT = _compile(rf",?\s+(?:{_AT})\s+\d")
 _WEEKDAY = _compile(
     rf"\b(?:(?P<last>{_all('last')})\s+)?(?:(?P<every>{_all('every')})\s+)?"
     rf"(?:(?P<next>{_all('next')})\s+)?"
@@ -243,7 +250,7 @@ _RELATIVE = _compile(
 _HOUR_WORDS = "uhr|uur|heures?|horas|h"
 #: A clock time: "um 8:15", "18 Uhr", "à 6h10", "a las 7 de la tarde", "alle 9", "om 10 uur".
 _CLOCK = _compile(
-    rf"\b(?:(?P<at>{_all('at')})\s+)?(?P<h>[0-2]?\d)"
+    rf"\b(?:(?P<at>{_AT})\s+)?(?P<h>[0-2]?\d)"
     rf"(?:(?P<sep>:|\.|h\s?)(?P<m>[0-5]\d)|\s?(?P<hw>{_HOUR_WORDS})(?:\s?(?P<m2>[0-5]\d))?)?"
     rf"(?!\w)(?!\s*(?:%|€|\$|km|kg|m\b|min|minutes|minuten|minutos|minuti))"
     rf"(?:\s+(?:(?P<pm>{_all('pm')})|(?P<am>{_all('am')})))?"
@@ -269,7 +276,7 @@ _GATE_WORDS = frozenset(
 #: A day number told by its article alone: "den 15.", "le 3 à 9h" (`_ARTICLE_DAY`).
 _ARTICLE_GATE = _compile(
     rf"\b(?:den|am)\s+[0-3]?\d\.(?!\d)"
-    rf"|\b(?:{_all('day_article')})\s+[0-3]?\d(?:er|e|º|°|ª)?,?\s+(?:{_all('at')})\s+\d"
+    rf"|\b(?:{_all('day_article')})\s+[0-3]?\d(?:er|e|º|°|ª)?,?\s+(?:{_AT})\s+\d"
     rf"|\b[0-3]?\d\.\s+(?:{_ANY_MONTH})\b"
 )
 
