@@ -24,6 +24,7 @@ from workers.extraction import draft as d
 from workers.extraction.clauses import ALSO, Clause
 from workers.extraction.dates import DateMention, Prefer, find_event_time
 from workers.extraction.draft import Draft
+from workers.extraction.foreign_days import in_english
 from workers.extraction.lexicon import words
 from workers.extraction.model import ExtractedFact
 from workers.extraction.phrasing import statement, third_person, with_date, with_statement
@@ -119,9 +120,11 @@ def _event_time(f: Found, timestamp: datetime) -> DateMention | None:
     prefer: Prefer = "past" if f.draft.dates == "past" else "future"
     if f.draft.kind != "event.rescheduled" and _PAST_TENSE.search(f.clause.text):
         prefer = "past"  # "I won the tournament on Friday": the Friday that has been
-    segment = f.clause.text[f.draft.span[0] :]
+    # A day told in another language is read as the English it says (`foreign_days`).
+    clause = in_english(f.clause.text)
+    segment = in_english(f.clause.text[f.draft.span[0] :])
     mention = find_event_time(segment, timestamp, prefer) or find_event_time(
-        f.clause.text, timestamp, prefer
+        clause, timestamp, prefer
     )
     if (
         mention is None
@@ -129,7 +132,7 @@ def _event_time(f: Found, timestamp: datetime) -> DateMention | None:
         and f.sentence != f.clause.text
         and f.draft.kind.startswith(("obligation", "logistics"))
     ):
-        mention = find_event_time(f.sentence, timestamp, prefer)
-    if mention is not None and recurring_day(f.clause.text, mention.text):
+        mention = find_event_time(in_english(f.sentence), timestamp, prefer)
+    if mention is not None and recurring_day(clause, mention.text):
         return None  # "Tuesdays = choir": the day a routine recurs on dates no event
     return mention

@@ -45,6 +45,7 @@ from schemas.events import EdgeEvent, normalize_slot_key, normalize_weights
 from workers.extraction.clauses import fold_apostrophes, negation_before, tentative
 from workers.extraction.date_roles import pending_date
 from workers.extraction.dates import MONTH_NAMES, WEEKDAY_NAMES, is_bare_month
+from workers.extraction.foreign_days import in_english
 from workers.extraction.prototypes import ATTRIBUTE_MARGIN, SECOND_CATEGORY, Verdict
 
 #: The categories whose facts expire with their date (paper §6 "Category-guarded (Logistical,
@@ -226,14 +227,17 @@ def with_raw_meaning(raw: Sequence[EdgeEvent], verdicts: Sequence[Verdict]) -> l
     category = upcoming_category(edge, verdict)
     mention = None
     clock = False
+    # A day told in another language is read as the English it says (`foreign_days`): the
+    # same string for an English turn.
+    said = in_english(edge.text)
     # The date is read only where it can matter: an event-time category, or a clock time
     # that may make a split turn an appointment (`timed`) — dateparser is the ingest's
     # costliest step, and most raw turns carry neither.
-    if category is not None or (CLOCK_TIME_EVENTS and _CLOCK.search(edge.text.lower())):
-        mention = pending_date(edge.text, edge.ingest_time, ahead=True)
+    if category is not None or (CLOCK_TIME_EVENTS and _CLOCK.search(said.lower())):
+        mention = pending_date(said, edge.ingest_time, ahead=True)
         clock = (
             mention is not None
-            and timed(mention.text, edge.text)
+            and timed(mention.text, said)
             and not _names_the_day_told(mention.when, edge.ingest_time)
         )
         if category is None and clock:
@@ -241,7 +245,7 @@ def with_raw_meaning(raw: Sequence[EdgeEvent], verdicts: Sequence[Verdict]) -> l
     if category is not None and (
         mention is not None
         and mention.when > edge.ingest_time
-        and _one_occurrence(mention.text, edge.text, clock)
+        and _one_occurrence(mention.text, said, clock)
     ):
         return [
             edge.model_copy(

@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 from schemas.categories import Intent
 from schemas.records import FactRecord
 from workers.extraction.date_roles import pending_date
+from workers.extraction.foreign_days import in_english
 from workers.extraction.stage import raw_edge_id_of
 
 
@@ -63,7 +64,7 @@ def passed(
         # The first date that names a pending event (`date_roles.pending_date`): "we moved
         # in Saturday! the housewarming is on April 5" is the party, not the move (review
         # r17 M1), as the ingest reads such a turn.
-        mention = pending_date(edge.text, edge.ingest_time)
+        mention = pending_date(in_english(edge.text), edge.ingest_time)
         if mention is not None and mention.when < cutoff:
             out[record.edge_id] = Passed(mention.text, mention.when)
     return out
