@@ -70,6 +70,7 @@ from schemas.policy import NewerStatementsPolicy
 from workers.extraction.dates import has_date_cue, is_deictic
 from workers.extraction.patterns_money import AMOUNT
 from workers.extraction.rules import USED_TO
+from workers.query import low_cosine_versions
 from workers.query.candidates import MergedCandidate
 from workers.query.present_habit import asks_others_habit, asks_present_habit
 from workers.query.pressed_values import mentioned_as_of
@@ -213,6 +214,9 @@ class Newer:
     #: `by` ranked past the window and is nearest this candidate of the first five
     #: (`pressers_from`).
     deeper: bool = False
+    #: It pressed below `min_cosine`: it says the value changed and the question ties the
+    #: two (`low_cosine_versions.tied`, `marked_min_cosine`).
+    tied_by_question: bool = False
 
 
 def asks_now(question: str) -> bool:
@@ -325,13 +329,16 @@ def _presses(
     question_many: bool = False,
     marked: bool = False,
     shown_newer: bool = False,
-) -> tuple[float, bool, bool, bool] | None:
+    first: bool = False,
+) -> tuple[float, bool, bool, bool, bool] | None:
     """(cosine, whether the newer turn's own present-time words made it press, whether its
     restated amount did, whether its place among the shown did) when `newer` presses `older`,
     else None. `question_now`: the question's words place it in the present (or
     `explicit_now` is off). `marked`: the newer turn says it holds now (`_marked`).
     `shown_newer`: the newer turn is among the first shown and the question asks which value
-    holds now (`shown_newer_leads`)."""
+    holds now (`shown_newer_leads`). `first`: the newer turn is among the first shown,
+    whatever the question (`low_cosine_versions.tied`). The last item: it pressed below
+    `min_cosine`, tied to the candidate by the question."""
     old, new = older.record.edge, newer.record.edge
     unmarked = not marked and not question_now
     if unmarked and (not rule.unmarked_single_value or question_many):
@@ -366,7 +373,11 @@ def _presses(
         or about_before(new.text)
     ):
         return None
-    return (cosine, marked, restated, shown) if cosine >= rule.min_cosine else None
+    if cosine >= rule.min_cosine:
+        return (cosine, marked, restated, shown, False)
+    if low_cosine_versions.tied(older, newer, cosine, marked, first, rule):
+        return (cosine, marked, restated, shown, True)
+    return None
 
 
 def demotions(
@@ -413,6 +424,7 @@ def demotions(
         # A do-question about someone else: the two versions must be closer (the policy note).
         leads_shown = {m.record.edge_id for m in window[:shown]}
         rule = rule.model_copy(update={"shown_min_cosine": rule.present_habit_others_min_cosine})
+    first = {m.record.edge_id for m in window[:shown]}
     out: dict[str, Newer] = {}
     for older in window[:shown]:
         told = mentioned_as_of(older.record, as_of)
@@ -428,18 +440,19 @@ def demotions(
                 pressed := _presses(
                     older, newer, told, as_of, rule, question_now, many,
                     says[newer.record.edge_id], newer.record.edge_id in leads_shown,
+                    newer.record.edge_id in first,
                 )
             )
             is not None
             and (newer.record.edge_id not in aimed or pressed[0] >= rule.deeper_min_cosine)
         ]  # fmt: skip
         if pressing:
-            newest, (cosine, marked, restated, by_place) = max(
+            newest, (cosine, marked, restated, by_place, tied) = max(
                 pressing, key=lambda p: (p[0].record.edge.ingest_time, p[0].record.edge_id)
             )
             out[older.record.edge_id] = Newer(
                 newest.record.edge_id, round(cosine, 2), marked, restated,
-                shown=by_place, deeper=newest.record.edge_id in aimed,
+                shown=by_place, deeper=newest.record.edge_id in aimed, tied_by_question=tied,
             )  # fmt: skip
     if rule.facts_follow:
         # A fact follows only a turn the present was said of: by the question, or by the
@@ -552,7 +565,9 @@ def explain(newer: Newer) -> str:
         else ", shown itself and close to this one"
         if newer.shown
         else ""
-    ) + (", found past the window, nearest the statement it leads" if newer.deeper else "")
+    ) + (", found past the window, nearest the statement it leads" if newer.deeper else "") + (
+        ", and the question ties the two though their words differ" if newer.tied_by_question else ""
+    )
     if newer.drawn_from is not None:
         return (
             f"drawn from {newer.drawn_from}, which a newer statement about what the question "

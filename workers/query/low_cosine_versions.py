@@ -1,0 +1,48 @@
+"""Two versions told in words MiniLM does not put near each other (round 24, r24-lowcos).
+
+`newer_statements` ties an older candidate to a newer raw turn "about the same thing" by their
+stored vectors' cosine (`min_cosine`, 0.3). The largest stale class left on the validation
+tellings (docs/extraction.md, "Round 21 (r21-av4)", "Round 24 (r24-lowcos)") is an old and a
+newer version of one attribute both in the window at a cosine below that bar: a new employer,
+ship or drink named in words that share little with the old one ("Fjalar now. Transferred last
+week." after "On the Skarfur this season."). Lowering the bar for every newer turn was measured
+in issue-11u and round 23 and left out: below it a later turn is as often a remark on the topic
+as a newer version.
+
+What the pair lacks in closeness, two other things can supply, each the paper's reading, not a
+wording of a telling:
+
+* the newer turn *says* the value changed — its own words place it in the present against
+  before (`newer_statements.says_now`: "… now", "these days", "no longer", "anymore"); A.7.3's
+  q_cur ordering is for a change the user made, and Appendix F keeps both, not equal;
+* the *question* ties the two: the newer turn matches the question at least as well as the
+  older candidate (σ, the retrieval's own measure of "about what is asked"), or the ranking
+  shows it among the first places (`shown`, as `shown_newer_leads` reads it).
+
+Both are required, and the two statements must still not point away from each other
+(`marked_min_cosine`, a floor below `min_cosine`). A pure function of the pair, the flags the
+caller read and the policy.
+"""
+
+from __future__ import annotations
+
+from schemas.policy import NewerStatementsPolicy
+from workers.query.candidates import MergedCandidate
+
+
+def tied(
+    older: MergedCandidate,
+    newer: MergedCandidate,
+    cosine: float,
+    marked: bool,
+    shown: bool,
+    rule: NewerStatementsPolicy,
+) -> bool:
+    """Whether a newer raw turn below `min_cosine` to the older candidate still presses it:
+    it says the value changed (`marked`), is no farther than `marked_min_cosine`, and the
+    question ties the two — the newer matches it at least as well (σ within `sigma_margin`)
+    or, with `marked_low_shown`, it is shown among the first places (`shown`)."""
+    if not marked or cosine < rule.marked_min_cosine or cosine >= rule.min_cosine:
+        return False
+    matches = newer.sigma >= older.sigma - rule.sigma_margin
+    return matches or (rule.marked_low_shown and shown)
