@@ -294,7 +294,7 @@ class NewerStatementsPolicy(BaseModel):
     #: above 1: never (round 24, r24-lowcos; `workers/query/low_cosine_versions.py`,
     #: `Policy.notes["marked_min_cosine"]`).
     marked_min_cosine: float = Field(default=1.1, ge=-1.0, le=1.1)
-    marked_low_shown: bool = False
+    marked_low_sigma: bool = False
 
 
 class BracketedVersionsPolicy(BaseModel):

@@ -26,6 +26,8 @@ caller read and the policy.
 
 from __future__ import annotations
 
+from collections.abc import Set
+
 from schemas.policy import NewerStatementsPolicy
 from workers.query.candidates import MergedCandidate
 
@@ -35,14 +37,18 @@ def tied(
     newer: MergedCandidate,
     cosine: float,
     marked: bool,
-    shown: bool,
+    many: bool,
+    tier: Set[str],
     rule: NewerStatementsPolicy,
 ) -> bool:
     """Whether a newer raw turn below `min_cosine` to the older candidate still presses it:
-    it says the value changed (`marked`), is no farther than `marked_min_cosine`, and the
-    question ties the two — the newer matches it at least as well (σ within `sigma_margin`)
-    or, with `marked_low_shown`, it is shown among the first places (`shown`)."""
-    if not marked or cosine < rule.marked_min_cosine or cosine >= rule.min_cosine:
+    it says the value changed (`marked`), is no farther than `marked_min_cosine`, the
+    question asks for one value (not `many`: a set's later item is one more item, AV5), and
+    the question ties the two: both are in the ranking's first tier (`tier`, the candidates
+    the relevance tier or the distiller judged relevant to the question, §3.5), and, with
+    `marked_low_sigma`, the newer one matches it at least as well (σ within `sigma_margin`)."""
+    if not marked or many or cosine < rule.marked_min_cosine or cosine >= rule.min_cosine:
         return False
-    matches = newer.sigma >= older.sigma - rule.sigma_margin
-    return matches or (rule.marked_low_shown and shown)
+    if older.record.edge_id not in tier or newer.record.edge_id not in tier:
+        return False
+    return not rule.marked_low_sigma or newer.sigma >= older.sigma - rule.sigma_margin

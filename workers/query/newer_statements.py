@@ -58,7 +58,7 @@ and lifecycle annotations decide; the newest presser is named, ties broken by ed
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -329,16 +329,16 @@ def _presses(
     question_many: bool = False,
     marked: bool = False,
     shown_newer: bool = False,
-    first: bool = False,
+    tier: Set[str] = frozenset(),
 ) -> tuple[float, bool, bool, bool, bool] | None:
     """(cosine, whether the newer turn's own present-time words made it press, whether its
     restated amount did, whether its place among the shown did) when `newer` presses `older`,
     else None. `question_now`: the question's words place it in the present (or
     `explicit_now` is off). `marked`: the newer turn says it holds now (`_marked`).
     `shown_newer`: the newer turn is among the first shown and the question asks which value
-    holds now (`shown_newer_leads`). `first`: the newer turn is among the first shown,
-    whatever the question (`low_cosine_versions.tied`). The last item: it pressed below
-    `min_cosine`, tied to the candidate by the question."""
+    holds now (`shown_newer_leads`). `tier`: the ranking's first tier, for
+    `low_cosine_versions.tied`. The last item: it pressed below `min_cosine`, tied to the
+    candidate by the question."""
     old, new = older.record.edge, newer.record.edge
     unmarked = not marked and not question_now
     if unmarked and (not rule.unmarked_single_value or question_many):
@@ -375,7 +375,7 @@ def _presses(
         return None
     if cosine >= rule.min_cosine:
         return (cosine, marked, restated, shown, False)
-    if low_cosine_versions.tied(older, newer, cosine, marked, first, rule):
+    if low_cosine_versions.tied(older, newer, cosine, marked, question_many, tier, rule):
         return (cosine, marked, restated, shown, True)
     return None
 
@@ -389,6 +389,7 @@ def demotions(
     shown: int = 5,
     deeper: Sequence[MergedCandidate] = (),
     turn_keys: Mapping[str, frozenset[str]] | None = None,
+    tier: Set[str] = frozenset(),
 ) -> dict[str, Newer]:
     """Edge id → the newer raw turn that leads it, for the candidates `window` (the first of
     the ranking, in its order); only the first `shown` can be demoted. `deeper`: the
@@ -396,7 +397,9 @@ def demotions(
     gates — the newer statement the question's words miss ranks past the window, and it is
     as much the user's newer word as one inside it (round 21). They keep their places.
     `turn_keys`: a raw turn's id → the slot keys of the facts drawn from it (read from the
-    store), for `_keyed_apart`."""
+    store), for `_keyed_apart`. `tier`: the edge ids of the ranking's first tier (the
+    candidates judged relevant to the question), which may tie a pair below `min_cosine`
+    (`low_cosine_versions.tied`)."""
     if not rule.enabled or intent is not Intent.CURRENT:
         return {}
     question_now = not rule.explicit_now or asks_now(question)
@@ -424,7 +427,6 @@ def demotions(
         # A do-question about someone else: the two versions must be closer (the policy note).
         leads_shown = {m.record.edge_id for m in window[:shown]}
         rule = rule.model_copy(update={"shown_min_cosine": rule.present_habit_others_min_cosine})
-    first = {m.record.edge_id for m in window[:shown]}
     out: dict[str, Newer] = {}
     for older in window[:shown]:
         told = mentioned_as_of(older.record, as_of)
@@ -440,7 +442,7 @@ def demotions(
                 pressed := _presses(
                     older, newer, told, as_of, rule, question_now, many,
                     says[newer.record.edge_id], newer.record.edge_id in leads_shown,
-                    newer.record.edge_id in first,
+                    tier,
                 )
             )
             is not None
