@@ -9,19 +9,23 @@ week." after "On the Skarfur this season."). Lowering the bar for every newer tu
 in issue-11u and round 23 and left out: below it a later turn is as often a remark on the topic
 as a newer version.
 
-What the pair lacks in closeness, two other things can supply, each the paper's reading, not a
-wording of a telling:
+What the pair lacks in closeness, two other things supply together, each the paper's
+reading, not a wording of a telling:
 
 * the newer turn *says* the value changed — its own words place it in the present against
   before (`newer_statements.says_now`: "… now", "these days", "no longer", "anymore"); A.7.3's
   q_cur ordering is for a change the user made, and Appendix F keeps both, not equal;
-* the *question* ties the two: the newer turn matches the question at least as well as the
-  older candidate (σ, the retrieval's own measure of "about what is asked"), or the ranking
-  shows it among the first places (`shown`, as `shown_newer_leads` reads it).
+* the *question* ties the two: both are in the ranking's first tier — the candidates the
+  relevance tier (or an LLM distiller) judged relevant to what is asked (§3.5, Appendix Z) —
+  so each is an answer to it, not a remark the question happened to bring up.
 
-Both are required, and the two statements must still not point away from each other
-(`marked_min_cosine`, a floor below `min_cosine`). A pure function of the pair, the flags the
-caller read and the policy.
+And the two statements must not point away from each other (`marked_min_cosine`, a floor below
+`min_cosine`), and the question must ask for one value (a set's later item is one more item,
+AV5). Measured and left out (docs/extraction.md, Round 24): the σ condition or the newer turn
+shown among the first five as the question's tie (below the tier, chatter pressed chatter and
+lifted stale turns: as many stale answers added as removed), the pair's nearest-in-the-window
+as the tie (no gain: the newer version is rarely nearest its old one at these cosines). A pure
+function of the pair, the flags the caller read, the tier and the policy.
 """
 
 from __future__ import annotations

@@ -567,9 +567,9 @@ def explain(newer: Newer) -> str:
         else ", shown itself and close to this one"
         if newer.shown
         else ""
-    ) + (", found past the window, nearest the statement it leads" if newer.deeper else "") + (
-        ", and the question ties the two though their words differ" if newer.tied_by_question else ""
-    )
+    ) + (", found past the window, nearest the statement it leads" if newer.deeper else "")
+    if newer.tied_by_question:
+        said += ", and the question ties the two though their words differ"
     if newer.drawn_from is not None:
         return (
             f"drawn from {newer.drawn_from}, which a newer statement about what the question "
