@@ -297,6 +297,13 @@ class NewerStatementsPolicy(BaseModel):
     #: asker's own do-question needs `shown_min_cosine`); above 1: never (round 23, lead;
     #: `Policy.notes["present_habit_others_min_cosine"]`).
     present_habit_others_min_cosine: float = Field(default=1.1, ge=-1.0, le=1.1)
+    #: A newer raw turn that says the value changed (`turn_says_now`) presses a candidate it
+    #: is less close to than `min_cosine`, down to this cosine, when the question ties the two
+    #: (σ not below the candidate's; `marked_low_shown`: or shown among the first places);
+    #: above 1: never (round 24, r24-lowcos; `workers/query/low_cosine_versions.py`,
+    #: `Policy.notes["marked_min_cosine"]`).
+    marked_min_cosine: float = Field(default=1.1, ge=-1.0, le=1.1)
+    marked_low_sigma: bool = False
 
 
 class BracketedVersionsPolicy(BaseModel):

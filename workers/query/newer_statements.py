@@ -58,7 +58,7 @@ and lifecycle annotations decide; the newest presser is named, ties broken by ed
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -70,6 +70,7 @@ from schemas.policy import NewerStatementsPolicy
 from workers.extraction.dates import has_date_cue, is_deictic
 from workers.extraction.patterns_money import AMOUNT
 from workers.extraction.rules import USED_TO
+from workers.query import low_cosine_versions
 from workers.query.candidates import MergedCandidate
 from workers.query.present_habit import asks_others_habit, asks_present_habit
 from workers.query.pressed_values import mentioned_as_of
@@ -213,6 +214,9 @@ class Newer:
     #: `by` ranked past the window and is nearest this candidate of the first five
     #: (`pressers_from`).
     deeper: bool = False
+    #: It pressed below `min_cosine`: it says the value changed and the question ties the
+    #: two (`low_cosine_versions.tied`, `marked_min_cosine`).
+    tied_by_question: bool = False
 
 
 def asks_now(question: str) -> bool:
@@ -374,14 +378,17 @@ def _presses(
     marked: bool = False,
     shown_newer: bool = False,
     quantity: bool = False,
-) -> tuple[float, bool, bool, bool] | None:
+    tier: Set[str] = frozenset(),
+) -> tuple[float, bool, bool, bool, bool] | None:
     """(cosine, whether the newer turn's own present-time words made it press, whether its
     restated amount did, whether its place among the shown did) when `newer` presses `older`,
     else None. `question_now`: the question's words place it in the present (or
     `explicit_now` is off). `marked`: the newer turn says it holds now (`_marked`).
     `shown_newer`: the newer turn is among the first shown and the question asks which value
     holds now (`shown_newer_leads`). `quantity`: the question asks for a quantity
-    (`ASKS_QUANTITY`), so a restated bare number presses too (`restates_count`)."""
+    (`ASKS_QUANTITY`), so a restated bare number presses too (`restates_count`). `tier`: the
+    ranking's first tier, for `low_cosine_versions.tied`. The last item: it pressed below
+    `min_cosine`, tied to the candidate by the question."""
     old, new = older.record.edge, newer.record.edge
     unmarked = not marked and not question_now
     if unmarked and (not rule.unmarked_single_value or question_many):
@@ -424,7 +431,11 @@ def _presses(
         or about_before(new.text)
     ):
         return None
-    return (cosine, marked, restated, shown) if cosine >= rule.min_cosine else None
+    if cosine >= rule.min_cosine:
+        return (cosine, marked, restated, shown, False)
+    if low_cosine_versions.tied(older, newer, cosine, marked, question_many, tier, rule):
+        return (cosine, marked, restated, shown, True)
+    return None
 
 
 def demotions(
@@ -436,6 +447,7 @@ def demotions(
     shown: int = 5,
     deeper: Sequence[MergedCandidate] = (),
     turn_keys: Mapping[str, frozenset[str]] | None = None,
+    tier: Set[str] = frozenset(),
 ) -> dict[str, Newer]:
     """Edge id → the newer raw turn that leads it, for the candidates `window` (the first of
     the ranking, in its order); only the first `shown` can be demoted. `deeper`: the
@@ -443,7 +455,9 @@ def demotions(
     gates — the newer statement the question's words miss ranks past the window, and it is
     as much the user's newer word as one inside it (round 21). They keep their places.
     `turn_keys`: a raw turn's id → the slot keys of the facts drawn from it (read from the
-    store), for `_keyed_apart`."""
+    store), for `_keyed_apart`. `tier`: the edge ids of the ranking's first tier (the
+    candidates judged relevant to the question), which may tie a pair below `min_cosine`
+    (`low_cosine_versions.tied`)."""
     if not rule.enabled or intent is not Intent.CURRENT:
         return {}
     question_now = not rule.explicit_now or asks_now(question)
@@ -487,18 +501,19 @@ def demotions(
                 pressed := _presses(
                     older, newer, told, as_of, rule, question_now, many,
                     says[newer.record.edge_id], newer.record.edge_id in leads_shown, quantity,
+                    tier,
                 )
             )
             is not None
             and (newer.record.edge_id not in aimed or pressed[0] >= rule.deeper_min_cosine)
         ]  # fmt: skip
         if pressing:
-            newest, (cosine, marked, restated, by_place) = max(
+            newest, (cosine, marked, restated, by_place, tied) = max(
                 pressing, key=lambda p: (p[0].record.edge.ingest_time, p[0].record.edge_id)
             )
             out[older.record.edge_id] = Newer(
                 newest.record.edge_id, round(cosine, 2), marked, restated,
-                shown=by_place, deeper=newest.record.edge_id in aimed,
+                shown=by_place, deeper=newest.record.edge_id in aimed, tied_by_question=tied,
             )  # fmt: skip
     if rule.facts_follow:
         # A fact follows only a turn the present was said of: by the question, or by the
@@ -612,6 +627,8 @@ def explain(newer: Newer) -> str:
         if newer.shown
         else ""
     ) + (", found past the window, nearest the statement it leads" if newer.deeper else "")
+    if newer.tied_by_question:
+        said += ", and the question ties the two though their words differ"
     if newer.drawn_from is not None:
         return (
             f"drawn from {newer.drawn_from}, which a newer statement about what the question "

@@ -266,8 +266,9 @@ class QueryService:
         past: dict[str, passed_mentions.Passed] = {}
         if tier is not None:
             settled = self._window_rules.settle(
-                user, intent, qv, merged, ranked, as_of, request.query
-            )
+                user, intent, qv, merged, ranked, as_of, request.query,
+                frozenset(merged[i].record.edge_id for i in np.flatnonzero(tier)),
+            )  # fmt: skip
             ranked, moved_why, gone, past = (
                 settled.ranked,
                 settled.moved_why,

@@ -201,6 +201,7 @@ class WindowRules:
     def _newer(
         self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
         as_of: datetime, question: str, read: dict[str, FactRecord], lifted: bool = False,
+        tier: Set[str] = frozenset(),
     ) -> dict[str, newer_statements.Newer]:  # fmt: skip
         """The first candidates a later raw turn about the same thing leads, for a question
         about the present (`workers/query/newer_statements.py`); the turn may rank past the
@@ -235,7 +236,7 @@ class WindowRules:
             else {}
         )
         return newer_statements.demotions(
-            intent, question, window, as_of, rule, shape.demote_to, deeper, keys
+            intent, question, window, as_of, rule, shape.demote_to, deeper, keys, tier
         )
 
     def passed_out(
@@ -317,12 +318,14 @@ class WindowRules:
         as_of: datetime,
         question: str,
         lifted: bool = False,
+        tier: Set[str] = frozenset(),
     ) -> dict[str, list[str]]:
         """Edge id → why it moves down inside the window (`latest_value.reorder`): the older
         statements, the statements told with a replaced fact, the passed mentions, the pressed
         values, the statements a newer on-topic turn leads, the bounded states a question for
         a lasting one does not serve first. The two rules that look up facts
-        share one map of the records read."""
+        share one map of the records read. `tier`: the edge ids of the ranking's first tier
+        (`newer_statements.demotions`)."""
         out: dict[str, list[str]] = {}
         read: dict[str, FactRecord] = {}
         # Older → the newer statement that leads it, for the bracketing rule: only the rules
@@ -347,7 +350,7 @@ class WindowRules:
             out.setdefault(edge_id, []).append(pressed_values.explain(pressed))
             pairs.setdefault(edge_id, pressed.by)
         for edge_id, newer in self._newer(
-            user, intent, merged, ranked, as_of, question, read, lifted
+            user, intent, merged, ranked, as_of, question, read, lifted, tier
         ).items():
             out.setdefault(edge_id, []).append(newer_statements.explain(newer))
         for edge_id, middle in self._bracketed(intent, merged, ranked, pairs, as_of).items():
@@ -376,6 +379,7 @@ class WindowRules:
         ranked: list[int],
         as_of: datetime,
         question: str,
+        tier: Set[str] = frozenset(),
     ) -> Settled:
         """The window rules applied to the ranking they produce, until it holds still.
 
@@ -391,7 +395,8 @@ class WindowRules:
         `demote_to` candidates unmoved (`_keeping`). With n = 0 this is the one pass the
         query path always made. A pure function of the candidate set, the question and
         as_of, like each rule (the passed mentions already judge what their own masking
-        lifts, `passed_out`)."""
+        lifts, `passed_out`). `tier`: the edge ids of the ranking's first tier, which
+        `newer_statements` may read (`low_cosine_versions.tied`)."""
         window, demote_to = self._policy.latest_value.window, self._policy.latest_value.demote_to
         moved_why: dict[str, list[str]] = {}
         gone: dict[str, withdrawn.Withdrawn] = {}
@@ -415,7 +420,7 @@ class WindowRules:
             fresh = {
                 k: v
                 for k, v in self.moved_down(
-                    user, intent, qv, merged, view, as_of, question, not first
+                    user, intent, qv, merged, view, as_of, question, not first, tier
                 ).items()
                 if k not in moved_why
             }
