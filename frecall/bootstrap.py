@@ -98,6 +98,7 @@ def rule_extractor(policy: Policy, embedder: Embedder) -> RuleExtractor:
     return RuleExtractor(
         withdrawal=WithdrawalGate.for_embedder(embedder, policy) is not None,
         normalize=policy.normalization.enabled,
+        pastimes=policy.pastimes.enabled,
     )
 
 

@@ -437,6 +437,18 @@ class WithdrawnPolicy(BaseModel):
     embedder_model_id: str = "minilm-l6-v2-int8"
 
 
+class PastimesPolicy(BaseModel):
+    """Offline extraction: a clause that tells an activity the user habitually does (a
+    frequency or habitual aspect, the user the subject, no duty or daily care) and that no
+    other family reads is a Hobbies fact, additive and slot-less (workers/extraction/
+    patterns_pastimes.py; Table 1 row 6, A.7.2). Ours; `Policy.notes["pastimes"]`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    #: Off unless the policy file turns it on, as every other rule.
+    enabled: bool = False
+
+
 class NormalizationPolicy(BaseModel):
     """Offline extraction: the rule families read a turn in canonical prose — fillers,
     stutters, texting shorthand, markdown structure and professional abbreviations
@@ -584,6 +596,7 @@ class Policy(BaseModel):
     withdrawn: WithdrawnPolicy = WithdrawnPolicy()
     #: Chat registers rewritten for the rule families (offline extractor). Ours.
     normalization: NormalizationPolicy = NormalizationPolicy()
+    pastimes: PastimesPolicy = PastimesPolicy()
     #: Where a setting departs from the paper or the paper is silent: why, and the
     #: measurement behind it (setting name → text). Documentation only.
     notes: dict[str, str] = {}

@@ -88,7 +88,7 @@ def _confirmed_embedded(turns: list[list[EdgeEvent]], embedder: Embedder) -> lis
 
 
 #: Facts of the value families: meaningless without a semantic embedder.
-_VALUE_FAMILY = ("decide", "require")
+_VALUE_FAMILY = ("decide", "require", "pastime")
 #: Where a dated fact may go: it expires with its date (Table 1 rows 9–10).
 _EVENT_CATEGORIES = (Category.OBLIGATIONS, Category.LOGISTICAL_CONTEXT)
 #: A fact kept only for its attribute ("require": a habit, a plain "I'm …") needs a closer
@@ -96,6 +96,14 @@ _EVENT_CATEGORIES = (Category.OBLIGATIONS, Category.LOGISTICAL_CONTEXT)
 REQUIRED = 0.6
 #: A rule's slot gives way when a different attribute matches this much better.
 CHECK_MARGIN = 0.1
+#: A habitual activity (`patterns_pastimes`) stays a Hobbies fact unless the prototypes read
+#: it as another kind by more than this: its best similarity to another behavioural
+#: category's own examples (`Verdict.kind_scores`) beats Hobbies' by > 0.15. Measured on the
+#: paper-turn tellings' 23 readings (docs/extraction.md, round 24): the prototypes read
+#: pastimes told in their own words as other kinds by up to 0.13 (a choir joined, a
+#: telescope bought, "Evenings: accordion"), an acute illness ("lying on the sofa for two
+#: days") by 0.18.
+PASTIME_MARGIN = 0.15
 
 
 def _classified(
@@ -153,6 +161,8 @@ def _without(
 
 def _decided(edge: EdgeEvent, fact: ExtractedFact, verdict: Verdict) -> EdgeEvent | None:
     """A value family's fact: category, and slot when its clause named none, from prototypes."""
+    if fact.prototype == "pastime":
+        return edge if _reads_as_pastime(verdict) else None
     slot = fact.slot_key
     attribute = verdict.attribute
     categories = verdict.categories
@@ -182,6 +192,16 @@ def _decided(edge: EdgeEvent, fact: ExtractedFact, verdict: Verdict) -> EdgeEven
             "update": update,
         }
     )
+
+
+def _reads_as_pastime(verdict: Verdict) -> bool:
+    """Whether the prototypes do not clearly read a habitual activity as another kind."""
+    kinds = verdict.kind_scores
+    hobby = kinds.get(Category.HOBBIES_RECREATION)
+    others = [s for c, s in kinds.items() if c not in (Category.HOBBIES_RECREATION, Category.OTHER)]
+    if hobby is None or not others:
+        return True
+    return max(others) - hobby <= PASTIME_MARGIN
 
 
 def _names(slot: str, attribute: Attribute) -> bool:
