@@ -149,7 +149,11 @@ def _without(
     point at them, and take their categories from the facts that remain."""
     dropped = {edges[i].edge_id for i, flag in enumerate(drop) if flag}
     fact_edges = [e for i, e in enumerate(edges[: len(facts)]) if not drop[i]]
-    mixed = _mixed(fact_edges) if fact_edges else {Category.OTHER: 1.0}
+    # a pastime lends the raw turn no category (`stage._mixed_categories`)
+    lending = [
+        e for i, e in enumerate(edges[: len(facts)]) if not drop[i] and facts[i].prototype != "pastime"
+    ]
+    mixed = _mixed(lending) if lending else {Category.OTHER: 1.0}
     final = list(fact_edges)
     for raw in edges[len(facts) :]:
         if raw.episodic and raw.episodic_of:

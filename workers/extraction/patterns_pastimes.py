@@ -22,8 +22,9 @@ The reading is grammatical, not a list of hobbies: a clause that
 
 The fact is additive (A.7.2: a set accumulates items): no slot key, `accumulate`, confidence
 `STATED` (below the 0.95 an accumulate-semantics fact needs to supersede anything, Appendix
-Z) — it neither replaces nor is replaced by another statement; the turn's raw text takes its
-category, so the set question's category-forced retrieval (§3.3) and routing ρ find both.
+Z) — it neither replaces nor is replaced by another statement. The set question's
+category-forced retrieval (§3.3) and routing ρ find the fact; the turn's raw text keeps its own
+category (`stage._mixed_categories`), so one item does not take two of the first places.
 The family runs last (`PRIORITY`): any other family's reading of the same words wins, and a
 value family's habit that the prototypes find no attribute for becomes this fact instead of
 nothing (`classify`, prototype use "pastime").
@@ -79,8 +80,9 @@ _DUTY = re.compile(
     r"|\bon\s+(?:nights|days|earlies|lates)\b|\b(?:each|every)\s+weekday\b|\bweekdays\b"
     r"|\b(?:clients|patients|customers|errands|chores|homework|overtime|on\s+call)\b"
     r"|[$\u00a3\u20ac]\s?\d|\b\d+\s*(?:dollars|pounds|euros|bucks|quid)\b"
+    # daily care by its verb ("after tea" is a time of day, "I drink tea" a taste)
     r"|\b(?:eat|eats|eating|ate|drink|drinks|drinking|drank|sleep|sleeps|sleeping|wake|wakes"
-    r"|waking|breakfast|lunch|dinner|meals?|coffee|tea|meds|medication|pills?|tablets?)\b"
+    r"|waking|meds|medication|pills?|tablets?)\b"
     r"|\b(?:get|gets|getting|got)\s+up\b|\bgo(?:es|ing)?\s+to\s+bed\b"
     # a regimen: "I'm on allopurinol every day" (a bare noun after "on", then how often)
     r"|\b(?:i'm|im|i\s+am|we're)\s+(?:now\s+|still\s+)?on\s+(?!(?:the|a|an|my|our)\b)[a-z]+\s+"
