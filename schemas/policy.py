@@ -335,6 +335,10 @@ class SetQuestionsPolicy(BaseModel):
     #: A fact-less Other raw turn among those places whose every sentence asks (a question
     #: states no fact, `patterns_guard.statement_part`) yields too, and competes again.
     questions_yield: bool = False
+    #: Round 24: a raw turn among the first `latest_value.demote_to` whose slot-less fact of
+    #: the asked kind (a pastime read at ingest, `patterns_pastimes`) is served above it is
+    #: the same item: it leaves the first places (measured: `Policy.notes["pastimes"]`).
+    pastime_turn_yields: bool = False
     #: The embedder whose prototype cosines the margin was measured on; off under any other.
     embedder_model_id: str = "minilm-l6-v2-int8"
 
