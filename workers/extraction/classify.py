@@ -88,7 +88,7 @@ def _confirmed_embedded(turns: list[list[EdgeEvent]], embedder: Embedder) -> lis
 
 
 #: Facts of the value families: meaningless without a semantic embedder.
-_VALUE_FAMILY = ("decide", "require", "pastime")
+_VALUE_FAMILY = ("decide", "require", "pastime", "habit")
 #: Where a dated fact may go: it expires with its date (Table 1 rows 9–10).
 _EVENT_CATEGORIES = (Category.OBLIGATIONS, Category.LOGISTICAL_CONTEXT)
 #: A fact kept only for its attribute ("require": a habit, a plain "I'm …") needs a closer
@@ -151,7 +151,9 @@ def _without(
     fact_edges = [e for i, e in enumerate(edges[: len(facts)]) if not drop[i]]
     # a pastime lends the raw turn no category (`stage._mixed_categories`)
     lending = [
-        e for i, e in enumerate(edges[: len(facts)]) if not drop[i] and facts[i].prototype != "pastime"
+        e
+        for i, e in enumerate(edges[: len(facts)])
+        if not drop[i] and facts[i].prototype not in ("pastime", "habit")
     ]
     mixed = _mixed(lending) if lending else {Category.OTHER: 1.0}
     final = list(fact_edges)
@@ -174,16 +176,17 @@ def _decided(edge: EdgeEvent, fact: ExtractedFact, verdict: Verdict) -> EdgeEven
         # A dated statement is an appointment or a plan whatever it is about.
         best = max(_EVENT_CATEGORIES, key=lambda c: verdict.category_scores.get(c, -1.0))
         categories, attribute = {best: 1.0}, None
-    elif fact.prototype == "require" and verdict.similarity < REQUIRED:
-        return None  # a habit or a state worth keeping only as a known attribute
+    elif fact.prototype in ("require", "habit") and verdict.similarity < REQUIRED:
+        # a habit or a state worth keeping only as a known attribute — or as a pastime
+        return _as_pastime(edge) if fact.prototype == "habit" and _reads_as_pastime(verdict) else None
     elif attribute is not None and "{" in attribute.slot and slot is not None:
         slot = verdict.slot_for(slot.rsplit(".", 1)[-1]) or slot  # "my garden …" → hobby.garden
     elif attribute is not None and (
         slot is None or verdict.similarity >= NOUN_OVERRIDE or _names(slot, attribute)
     ):
         slot = verdict.slot_for(fact.value) or slot
-    if slot is None and fact.prototype == "require":
-        return None
+    if slot is None and fact.prototype in ("require", "habit"):
+        return _as_pastime(edge) if fact.prototype == "habit" and _reads_as_pastime(verdict) else None
     update = fact.update
     per_item = attribute is not None and "{" in attribute.slot
     if per_item and update is UpdateSemantics.REPLACE and fact.confidence < d.COMMITTED:
@@ -194,6 +197,19 @@ def _decided(edge: EdgeEvent, fact: ExtractedFact, verdict: Verdict) -> EdgeEven
             "categories": normalize_weights({c.value: w for c, w in categories.items()}),
             "slot_key": normalize_slot_key(slot) if slot else None,
             "update": update,
+        }
+    )
+
+
+def _as_pastime(edge: EdgeEvent) -> EdgeEvent:
+    """A habit that names no attribute, as the pastime its clause tells (`patterns_pastimes`):
+    Hobbies, slot-less, additive (A.7.2)."""
+    return edge.model_copy(
+        update={
+            "categories": normalize_weights({Category.HOBBIES_RECREATION.value: 1.0}),
+            "slot_key": None,
+            "update": UpdateSemantics.ACCUMULATE,
+            "confidence": min(edge.confidence, d.STATED),
         }
     )
 

@@ -32,11 +32,13 @@ nothing (`classify`, prototype use "pastime").
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from workers.extraction import draft as d
 from workers.extraction.clauses import Clause
 from workers.extraction.draft import Draft
+from workers.extraction.lexicon import DRINKS, FOODS
 from workers.extraction.recurrence import marks_recurrence
 
 _I = re.IGNORECASE
@@ -46,6 +48,8 @@ PRIORITY = 85
 #: the set asks in these words ("hobbies", "free time"), not the turn's.
 STATEMENT = "User's hobby, in their free time"
 
+#: Foods and drinks the preference families know (`lexicon`): what a meal habit names.
+_FOOD = "|".join(sorted((re.escape(w) for w in FOODS | DRINKS), key=len, reverse=True))
 _DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"
 _PART = r"(?:mornings|afternoons|evenings|eves|nights|weekends|weeknights)"
 #: Habitual aspect beside what `recurrence` reads (a repeated period, a plural weekday, a
@@ -60,7 +64,9 @@ _HABITUAL = re.compile(
     rf"|^\s*(?:{_DAY}s|{_PART})\s*(?:lately\s*)?[:\u2014\u2013-]"
     # the present perfect progressive of an activity: "I've been whittling"
     r"|\b(?:i've|ive|i\s+have|we've|we\s+have)\s+been\s+(?!to\b)[a-z]+ing\b"
-    r"|\b(?:these\s+days|lately|nowadays|whenever\s+(?:i|we|a|the|it)\b|every\s+chance)",
+    r"|\b(?:these\s+days|lately|nowadays|whenever\s+(?:i|we|a|the|it)\b|every\s+chance)"
+    # a practice kept up since a time: "have done since the winter"
+    r"|\b(?:have|'ve)\s+(?:done|been\s+doing)\s+(?:it\s+|that\s+|so\s+)?since\b",
     _I,
 )
 #: Someone else's routine, or a thing's: the clause opens on another subject ("my son plays
@@ -84,6 +90,15 @@ _DUTY = re.compile(
     r"|\b(?:eat|eats|eating|ate|drink|drinks|drinking|drank|sleep|sleeps|sleeping|wake|wakes"
     r"|waking|meds|medication|pills?|tablets?)\b"
     r"|\b(?:get|gets|getting|got)\s+up\b|\bgo(?:es|ing)?\s+to\s+bed\b"
+    # a meal or a drink had, got or brought ("a glass of red with dinner", "salmon nigiri
+    # twice a week"): a taste, keyed by the preference families (Table 1 row 7)
+    r"|\b(?:with|for|over)\s+(?:my\s+|our\s+)?(?:breakfast|lunch|dinner|supper|brunch)\b"
+    rf"|\b(?:have|has|having|get|gets|getting|grab|grabs|order|orders|bring|brings|go\s+for"
+    rf"|goes\s+for)\s+(?:[\w'-]+\s+){{0,3}}?(?:{_FOOD}|glass|cup|bowl|plate|pint|mug|slice"
+    r"|container|portion)s?\b"
+    # a commute: "the train to work", "cycle in every day"
+    r"|\bto\s+(?:work|campus|school|college|uni|the\s+office)\b"
+    r"|\b(?:cycle|cycles|cycled|walk|walks|walked|drive|drives|drove)\s+in\b"
     # a regimen: "I'm on allopurinol every day" (a bare noun after "on", then how often)
     r"|\b(?:i'm|im|i\s+am|we're)\s+(?:now\s+|still\s+)?on\s+(?!(?:the|a|an|my|our)\b)[a-z]+\s+"
     r"(?:every|each|daily|twice|once)\b"
@@ -132,4 +147,21 @@ def find(clause: Clause) -> list[Draft]:
             priority=PRIORITY,
             prototype="pastime",
         )
+    ]
+
+
+def with_habits_as_pastimes(drafts: list[Draft], clause: Clause) -> list[Draft]:
+    """A value family's habit ("I <verb> … every <period>", kept only if the prototypes name
+    an attribute: a coffee order, a wake-up time) in a clause that reads as a pastime falls
+    back to a pastime when no attribute is named (prototype use "habit", `classify`), instead
+    of being dropped: "every evening I play a few blitz games" names no attribute."""
+    if not any(dr.prototype == "require" and dr.kind == "value.habit" for dr in drafts):
+        return drafts
+    if not reads_as_pastime(clause.text):
+        return drafts
+    return [
+        dataclasses.replace(dr, prototype="habit")
+        if dr.prototype == "require" and dr.kind == "value.habit"
+        else dr
+        for dr in drafts
     ]

@@ -243,6 +243,7 @@ def _clause_drafts(clause: Clause, pastimes: bool = False) -> list[Draft]:
     for family in FAMILIES:
         drafts.extend(family(clause))
     if pastimes:  # last, at the lowest priority: any other reading of the clause wins
+        drafts = patterns_pastimes.with_habits_as_pastimes(drafts, clause)
         drafts.extend(patterns_pastimes.find(clause))
     kept: list[Draft] = []
     for dr in sorted(drafts, key=lambda x: (x.priority, x.span)):
