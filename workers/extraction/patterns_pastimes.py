@@ -39,6 +39,7 @@ from workers.extraction import draft as d
 from workers.extraction.clauses import Clause
 from workers.extraction.draft import Draft
 from workers.extraction.lexicon import DRINKS, FOODS
+from workers.extraction.model import ExtractedFact
 from workers.extraction.recurrence import marks_recurrence
 
 _I = re.IGNORECASE
@@ -164,4 +165,19 @@ def with_habits_as_pastimes(drafts: list[Draft], clause: Clause) -> list[Draft]:
         if dr.prototype == "require" and dr.kind == "value.habit"
         else dr
         for dr in drafts
+    ]
+
+
+def only_in_factless_turns(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """The pastime readings of a turn, only when nothing else was read in it: the turn would
+    otherwise be stored fact-less. A turn with a fact of its own lives and dies with that fact
+    (a superseded faith, a replaced job); a slot-less, never-superseded pastime drawn from it
+    would keep its raw turn current and serve it as a stale answer (heldout2, development: a
+    routine told beside an old denomination). A habit reverts to the value family's own use."""
+    if all(f.prototype in ("pastime", "habit") or f.quarantined for f in facts):
+        return facts
+    return [
+        f.model_copy(update={"prototype": "require"}) if f.prototype == "habit" else f
+        for f in facts
+        if f.prototype != "pastime"
     ]

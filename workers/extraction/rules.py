@@ -163,6 +163,8 @@ class RuleExtractor:
         facts.extend(_link(pending, session))
         if self._withdrawal and (candidate := withdrawal_fact(turn.text, facts, session.pairs())):
             facts.append(candidate)
+        if self._pastimes:
+            facts = patterns_pastimes.only_in_factless_turns(facts)
         return merge(_with_long_forms(facts, turn.text))
 
 
