@@ -110,3 +110,15 @@ def test_the_prototypes_keep_a_pastime_unless_they_clearly_read_another_kind() -
     assert _reads_as_pastime(_verdict(0.40, 0.40 + PASTIME_MARGIN - 0.01))
     assert not _reads_as_pastime(_verdict(0.40, 0.40 + PASTIME_MARGIN + 0.01))
     assert _reads_as_pastime(_verdict(0.40, 0.30))  # Other is no kind: its 0.99 is not read
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "I've been doing great",  # a state, not an activity
+        "we went camping two weekends ago",  # counted periods name a date
+        "I've heard about her a lot lately",  # "lately" alone is no routine
+    ],
+)
+def test_a_state_or_a_counted_period_is_no_habitual_aspect(clause: str) -> None:
+    assert not reads_as_pastime(clause)

@@ -63,9 +63,12 @@ _HABITUAL = re.compile(
     r"|\b(?:on|at)\s+(?:the\s+)?weekends?\b"
     # a plural period heading the clause: "Evenings: accordion", "sundays - a dip"
     rf"|^\s*(?:{_DAY}s|{_PART})\s*(?:lately\s*)?[:\u2014\u2013-]"
-    # the present perfect progressive of an activity: "I've been whittling"
-    r"|\b(?:i've|ive|i\s+have|we've|we\s+have)\s+been\s+(?!to\b)[a-z]+ing\b"
-    r"|\b(?:these\s+days|lately|nowadays|whenever\s+(?:i|we|a|the|it)\b|every\s+chance)"
+    # the present perfect progressive of an activity: "I've been whittling" (not of a state,
+    # a feeling or an attempt: "I've been doing great", "been getting stressed", "been using")
+    r"|\b(?:i've|ive|i\s+have|we've|we\s+have)\s+been\s+(?!(?:to|doing|getting|feeling|using"
+    r"|thinking|trying|having|meaning|waiting|wondering|looking|struggling|dealing|working"
+    r"|hearing|seeing|telling|saying|planning|hoping|talking)\b)[a-z]+ing\b"
+    r"|\bevery\s+chance\b"
     # a practice kept up since a time: "have done since the winter"
     r"|\b(?:have|'ve)\s+(?:done|been\s+doing)\s+(?:it\s+|that\s+|so\s+)?since\b",
     _I,
@@ -121,9 +124,18 @@ _ACTIVITY = re.compile(
 )
 
 
+#: Counted periods name a date, not a habit: "two weekends ago", "a few nights later".
+_COUNTED = re.compile(
+    rf"\b(?:\d+|a\s+few|a\s+couple\s+of|couple\s+of|two|three|four|five|several)\s+{_PART}\b"
+    r"(?!\s+(?:a|per|every|each)\s)",  # "three mornings a week" is a frequency
+    _I,
+)
+
+
 def reads_as_pastime(text: str) -> bool:
     """Whether a clause tells an activity the user habitually does (and not a duty)."""
-    if not (marks_recurrence(text, adverbs=False) or _HABITUAL.search(text)):
+    marked = _COUNTED.sub(" ", text)
+    if not (marks_recurrence(marked, adverbs=False) or _HABITUAL.search(marked)):
         return False
     if _OTHER_SUBJECT.match(text) or _DUTY.search(text):
         return False
