@@ -12,14 +12,17 @@ from datetime import UTC, datetime
 import pytest
 
 from schemas.categories import Category, UpdateSemantics
-from schemas.events import TurnEvent
+from schemas.events import EdgeEvent, TurnEvent
+from schemas.records import FactRecord, Lifecycle
 from workers.extraction.classify import PASTIME_MARGIN, _reads_as_pastime
 from workers.extraction.model import ExtractedFact
-from workers.extraction.patterns_pastimes import reads_as_pastime
+from workers.extraction.patterns_pastimes import only_in_factless_turns, reads_as_pastime
 from workers.extraction.prototypes import Verdict
 from workers.extraction.recurrence import marks_recurrence
 from workers.extraction.rules import RuleExtractor
 from workers.extraction.stage import edges_for_turn
+from workers.query import set_questions
+from workers.query.candidates import MergedCandidate
 
 AT = datetime(2026, 3, 2, 18, tzinfo=UTC)
 
@@ -122,3 +125,52 @@ def test_the_prototypes_keep_a_pastime_unless_they_clearly_read_another_kind() -
 )
 def test_a_state_or_a_counted_period_is_no_habitual_aspect(clause: str) -> None:
     assert not reads_as_pastime(clause)
+
+
+def _fact(prototype: str | None, category: Category = Category.HOBBIES_RECREATION) -> ExtractedFact:
+    return ExtractedFact(
+        text="User does a thing", categories={category: 1.0}, confidence=0.9,
+        update=UpdateSemantics.ACCUMULATE, prototype=prototype,
+    )  # fmt: skip
+
+
+def test_a_pastime_is_read_only_in_a_turn_nothing_else_was_read_in() -> None:
+    # a turn with a fact of its own lives and dies with it: a never-superseded pastime drawn
+    # from it would keep its raw turn current (a stale answer once that fact is replaced)
+    alone = [_fact("pastime")]
+    assert only_in_factless_turns(alone) == alone
+    beside = only_in_factless_turns(
+        [_fact("check", Category.IDENTITY_SELF_CONCEPT), _fact("pastime")]
+    )
+    assert [f.prototype for f in beside] == ["check"]
+    habit = only_in_factless_turns([_fact("decide"), _fact("habit")])
+    assert [f.prototype for f in habit] == ["decide", "require"]
+
+
+def _merged(edge_id: str, turn: str, *, episodic: bool, of: tuple[str, ...] = (),
+            slot: str | None = None,
+            category: Category = Category.HOBBIES_RECREATION) -> MergedCandidate:  # fmt: skip
+    edge = EdgeEvent(
+        edge_id=edge_id, user_id="u", text=edge_id, categories=category, slot_key=slot,
+        ingest_time=AT, episodic=episodic, episodic_of=of, source_turns=(turn,),
+    )  # fmt: skip
+    return MergedCandidate(FactRecord(edge=edge, lifecycle=Lifecycle()), 0.5, ("dense",), None)
+
+
+def test_a_raw_turn_told_again_by_its_pastime_fact_leaves_the_first_places() -> None:
+    merged = [
+        _merged("kayak#0", "kayak", episodic=False),
+        _merged("chess#0", "chess", episodic=False, slot="hobby.chess"),
+        _merged("kayak#raw", "kayak", episodic=True, of=("kayak#0",), category=Category.OTHER),
+        _merged("chess#raw", "chess", episodic=True, of=("chess#0",), category=Category.OTHER),
+        _merged("work#raw", "work", episodic=True, category=Category.OTHER),
+    ]
+    hobbies = Category.HOBBIES_RECREATION
+    assert set_questions.turns_told_again(range(5), merged, hobbies, 5) == {2}
+    # a keyed hobby's turn keeps its place (round 17's rule governs it after the top 5), and
+    # so does every turn for a question of another kind
+    assert (
+        set_questions.turns_told_again(range(5), merged, Category.IDENTITY_SELF_CONCEPT, 5) == set()
+    )
+    # the fact below its turn: the turn came first, nothing is told again above it
+    assert set_questions.turns_told_again([2, 0, 1, 3, 4], merged, hobbies, 5) == set()

@@ -178,7 +178,9 @@ def _decided(edge: EdgeEvent, fact: ExtractedFact, verdict: Verdict) -> EdgeEven
         categories, attribute = {best: 1.0}, None
     elif fact.prototype in ("require", "habit") and verdict.similarity < REQUIRED:
         # a habit or a state worth keeping only as a known attribute — or as a pastime
-        return _as_pastime(edge) if fact.prototype == "habit" and _reads_as_pastime(verdict) else None
+        return (
+            _as_pastime(edge) if fact.prototype == "habit" and _reads_as_pastime(verdict) else None
+        )
     elif attribute is not None and "{" in attribute.slot and slot is not None:
         slot = verdict.slot_for(slot.rsplit(".", 1)[-1]) or slot  # "my garden …" → hobby.garden
     elif attribute is not None and (
@@ -186,7 +188,9 @@ def _decided(edge: EdgeEvent, fact: ExtractedFact, verdict: Verdict) -> EdgeEven
     ):
         slot = verdict.slot_for(fact.value) or slot
     if slot is None and fact.prototype in ("require", "habit"):
-        return _as_pastime(edge) if fact.prototype == "habit" and _reads_as_pastime(verdict) else None
+        return (
+            _as_pastime(edge) if fact.prototype == "habit" and _reads_as_pastime(verdict) else None
+        )
     update = fact.update
     per_item = attribute is not None and "{" in attribute.slot
     if per_item and update is UpdateSemantics.REPLACE and fact.confidence < d.COMMITTED:

@@ -51,7 +51,10 @@ STATEMENT = "User's hobby, in their free time"
 
 #: Foods and drinks the preference families know (`lexicon`): what a meal habit names.
 _FOOD = "|".join(sorted((re.escape(w) for w in FOODS | DRINKS), key=len, reverse=True))
-_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"
+_DAY = (
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"
+)
 _PART = r"(?:mornings|afternoons|evenings|eves|nights|weekends|weeknights)"
 #: Habitual aspect beside what `recurrence` reads (a repeated period, a plural weekday, a
 #: frequency word, a practice kept up for a span).

@@ -77,6 +77,4 @@ def marks_recurrence(clause: str, *, adverbs: bool = True) -> bool:
     word, a practice kept up for a span), whatever its date mention: read by
     `patterns_pastimes` as the habitual aspect of an activity, without the frequency
     adverbs (`adverbs=False`)."""
-    return any(
-        adverbs or m.group(0).lower() not in _ADVERBS for m in _RECURRENCE.finditer(clause)
-    )
+    return any(adverbs or m.group(0).lower() not in _ADVERBS for m in _RECURRENCE.finditer(clause))
