@@ -174,3 +174,8 @@ def test_a_raw_turn_told_again_by_its_pastime_fact_leaves_the_first_places() -> 
     )
     # the fact below its turn: the turn came first, nothing is told again above it
     assert set_questions.turns_told_again([2, 0, 1, 3, 4], merged, hobbies, 5) == set()
+
+
+def test_a_states_gerund_as_subject_is_no_activity() -> None:
+    assert not reads_as_pastime("Having that photo on my desk reminds me of them every day")
+    assert reads_as_pastime("Bouldering at the climbing wall every Thursday")

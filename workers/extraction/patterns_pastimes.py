@@ -121,7 +121,9 @@ _ACTIVITY = re.compile(
     r"|did|can|could|will|would|should|might|must|need|think|know|guess|hope|feel|felt|want"
     r"|wish|mean|don't|can't|won't|didn't|lying|feeling|waiting|trying|thinking|meaning"
     r"|wondering|having)\b)[a-z]+"
-    r"|^\s*(?:[a-z-]+\s+)?[a-z-]{3,}ing\b"
+    # (not a state's gerund as a subject: "having that picture up reminds me every day")
+    r"|^\s*(?:[a-z-]+\s+)?(?!(?:having|being|getting|seeing|knowing|feeling|thinking|hearing"
+    r"|looking|trying|doing)\b)[a-z-]{3,}ing\b"
     rf"|^\s*(?:{_DAY}s|{_PART})\s*(?:lately\s*)?[:\u2014\u2013-]\s*\S",
     _I,
 )
