@@ -98,6 +98,8 @@ def rule_extractor(policy: Policy, embedder: Embedder) -> RuleExtractor:
     return RuleExtractor(
         withdrawal=WithdrawalGate.for_embedder(embedder, policy) is not None,
         normalize=policy.normalization.enabled,
+        pastimes=policy.pastimes.enabled,
+        pastime_habits=policy.pastimes.enabled and policy.pastimes.habits,
     )
 
 

@@ -351,6 +351,10 @@ class SetQuestionsPolicy(BaseModel):
     #: A fact-less Other raw turn among those places whose every sentence asks (a question
     #: states no fact, `patterns_guard.statement_part`) yields too, and competes again.
     questions_yield: bool = False
+    #: Round 24: a raw turn among the first `latest_value.demote_to` whose slot-less fact of
+    #: the asked kind (a pastime read at ingest, `patterns_pastimes`) is served above it is
+    #: the same item: it leaves the first places (measured: `Policy.notes["pastimes"]`).
+    pastime_turn_yields: bool = False
     #: The embedder whose prototype cosines the margin was measured on; off under any other.
     embedder_model_id: str = "minilm-l6-v2-int8"
 
@@ -469,6 +473,22 @@ class WithdrawnPolicy(BaseModel):
     cancelled_lifts_plan: bool = False
     #: The embedder whose vectors the probe and `min_cosine` mean something on.
     embedder_model_id: str = "minilm-l6-v2-int8"
+
+
+class PastimesPolicy(BaseModel):
+    """Offline extraction: a clause that tells an activity the user habitually does (a
+    frequency or habitual aspect, the user the subject, no duty or daily care) and that no
+    other family reads is a Hobbies fact, additive and slot-less (workers/extraction/
+    patterns_pastimes.py; Table 1 row 6, A.7.2). Ours; `Policy.notes["pastimes"]`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    #: Off unless the policy file turns it on, as every other rule.
+    enabled: bool = False
+    #: A value family's habit that names no attribute ("every evening I play a few blitz
+    #: games") becomes the pastime too, instead of nothing. Measured and left off (round 24):
+    #: it read farm work and packed lunches as pastimes, −1 pass heldout6, +1 stale heldout8.
+    habits: bool = False
 
 
 class NormalizationPolicy(BaseModel):
@@ -618,6 +638,7 @@ class Policy(BaseModel):
     withdrawn: WithdrawnPolicy = WithdrawnPolicy()
     #: Chat registers rewritten for the rule families (offline extractor). Ours.
     normalization: NormalizationPolicy = NormalizationPolicy()
+    pastimes: PastimesPolicy = PastimesPolicy()
     #: Where a setting departs from the paper or the paper is silent: why, and the
     #: measurement behind it (setting name → text). Documentation only.
     notes: dict[str, str] = {}

@@ -88,7 +88,7 @@ def _confirmed_embedded(turns: list[list[EdgeEvent]], embedder: Embedder) -> lis
 
 
 #: Facts of the value families: meaningless without a semantic embedder.
-_VALUE_FAMILY = ("decide", "require")
+_VALUE_FAMILY = ("decide", "require", "pastime", "habit")
 #: Where a dated fact may go: it expires with its date (Table 1 rows 9–10).
 _EVENT_CATEGORIES = (Category.OBLIGATIONS, Category.LOGISTICAL_CONTEXT)
 #: A fact kept only for its attribute ("require": a habit, a plain "I'm …") needs a closer
@@ -96,6 +96,14 @@ _EVENT_CATEGORIES = (Category.OBLIGATIONS, Category.LOGISTICAL_CONTEXT)
 REQUIRED = 0.6
 #: A rule's slot gives way when a different attribute matches this much better.
 CHECK_MARGIN = 0.1
+#: A habitual activity (`patterns_pastimes`) stays a Hobbies fact unless the prototypes read
+#: it as another kind by more than this: its best similarity to another behavioural
+#: category's own examples (`Verdict.kind_scores`) beats Hobbies' by > 0.15. Measured on the
+#: paper-turn tellings' 23 readings (docs/extraction.md, round 24): the prototypes read
+#: pastimes told in their own words as other kinds by up to 0.13 (a choir joined, a
+#: telescope bought, "Evenings: accordion"), an acute illness ("lying on the sofa for two
+#: days") by 0.18.
+PASTIME_MARGIN = 0.15
 
 
 def _classified(
@@ -141,7 +149,13 @@ def _without(
     point at them, and take their categories from the facts that remain."""
     dropped = {edges[i].edge_id for i, flag in enumerate(drop) if flag}
     fact_edges = [e for i, e in enumerate(edges[: len(facts)]) if not drop[i]]
-    mixed = _mixed(fact_edges) if fact_edges else {Category.OTHER: 1.0}
+    # a pastime lends the raw turn no category (`stage._mixed_categories`)
+    lending = [
+        e
+        for i, e in enumerate(edges[: len(facts)])
+        if not drop[i] and facts[i].prototype not in ("pastime", "habit")
+    ]
+    mixed = _mixed(lending) if lending else {Category.OTHER: 1.0}
     final = list(fact_edges)
     for raw in edges[len(facts) :]:
         if raw.episodic and raw.episodic_of:
@@ -153,6 +167,8 @@ def _without(
 
 def _decided(edge: EdgeEvent, fact: ExtractedFact, verdict: Verdict) -> EdgeEvent | None:
     """A value family's fact: category, and slot when its clause named none, from prototypes."""
+    if fact.prototype == "pastime":
+        return edge if _reads_as_pastime(verdict) else None
     slot = fact.slot_key
     attribute = verdict.attribute
     categories = verdict.categories
@@ -160,16 +176,21 @@ def _decided(edge: EdgeEvent, fact: ExtractedFact, verdict: Verdict) -> EdgeEven
         # A dated statement is an appointment or a plan whatever it is about.
         best = max(_EVENT_CATEGORIES, key=lambda c: verdict.category_scores.get(c, -1.0))
         categories, attribute = {best: 1.0}, None
-    elif fact.prototype == "require" and verdict.similarity < REQUIRED:
-        return None  # a habit or a state worth keeping only as a known attribute
+    elif fact.prototype in ("require", "habit") and verdict.similarity < REQUIRED:
+        # a habit or a state worth keeping only as a known attribute — or as a pastime
+        return (
+            _as_pastime(edge) if fact.prototype == "habit" and _reads_as_pastime(verdict) else None
+        )
     elif attribute is not None and "{" in attribute.slot and slot is not None:
         slot = verdict.slot_for(slot.rsplit(".", 1)[-1]) or slot  # "my garden …" → hobby.garden
     elif attribute is not None and (
         slot is None or verdict.similarity >= NOUN_OVERRIDE or _names(slot, attribute)
     ):
         slot = verdict.slot_for(fact.value) or slot
-    if slot is None and fact.prototype == "require":
-        return None
+    if slot is None and fact.prototype in ("require", "habit"):
+        return (
+            _as_pastime(edge) if fact.prototype == "habit" and _reads_as_pastime(verdict) else None
+        )
     update = fact.update
     per_item = attribute is not None and "{" in attribute.slot
     if per_item and update is UpdateSemantics.REPLACE and fact.confidence < d.COMMITTED:
@@ -182,6 +203,29 @@ def _decided(edge: EdgeEvent, fact: ExtractedFact, verdict: Verdict) -> EdgeEven
             "update": update,
         }
     )
+
+
+def _as_pastime(edge: EdgeEvent) -> EdgeEvent:
+    """A habit that names no attribute, as the pastime its clause tells (`patterns_pastimes`):
+    Hobbies, slot-less, additive (A.7.2)."""
+    return edge.model_copy(
+        update={
+            "categories": normalize_weights({Category.HOBBIES_RECREATION.value: 1.0}),
+            "slot_key": None,
+            "update": UpdateSemantics.ACCUMULATE,
+            "confidence": min(edge.confidence, d.STATED),
+        }
+    )
+
+
+def _reads_as_pastime(verdict: Verdict) -> bool:
+    """Whether the prototypes do not clearly read a habitual activity as another kind."""
+    kinds = verdict.kind_scores
+    hobby = kinds.get(Category.HOBBIES_RECREATION)
+    others = [s for c, s in kinds.items() if c not in (Category.HOBBIES_RECREATION, Category.OTHER)]
+    if hobby is None or not others:
+        return True
+    return max(others) - hobby <= PASTIME_MARGIN
 
 
 def _names(slot: str, attribute: Attribute) -> bool:

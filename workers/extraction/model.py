@@ -21,9 +21,12 @@ from schemas.events import UtcDatetime, normalize_slot_key, normalize_weights
 #: what it is about); "require" the same, dropping the fact when no known attribute matches;
 #: "check" a rule's slot, re-slotting only on a clear contradiction ("moved to the United
 #: Church of Christ" is no change of city); "withdrawal": a candidate retraction kept only if
-#: the withdrawal probe reads the raw turn's vector as one (`withdrawal_probe.unconfirmed`).
-#: None: leave it (LLM facts).
-PrototypeUse = Literal["decide", "require", "check", "withdrawal"]
+#: the withdrawal probe reads the raw turn's vector as one (`withdrawal_probe.unconfirmed`);
+#: "pastime": a habitual activity (`patterns_pastimes`) kept as a Hobbies fact only if the
+#: prototypes read it as one (`classify.PASTIME_MARGIN`); "habit": "require", but a habit that
+#: names no attribute in a clause read as a pastime is that pastime instead of nothing. None:
+#: leave it (LLM facts).
+PrototypeUse = Literal["decide", "require", "check", "withdrawal", "pastime", "habit"]
 
 #: Soft membership must still have a clear primary category (paper §3.1, A.5): a fact whose
 #: strongest weight is below this is a classification failure, not a soft fact.

@@ -66,3 +66,15 @@ def recurring_day(clause: str, mention: str) -> bool:
         and _WEEKLY_MENTION.match(words) is not None
         and _RECURRENCE.search(clause) is not None
     )
+
+
+#: Frequency adverbs alone: "I always mix them up" characterises, it tells no routine.
+_ADVERBS = frozenset({"usually", "always", "normally", "typically", "regularly", "religiously"})
+
+
+def marks_recurrence(clause: str, *, adverbs: bool = True) -> bool:
+    """Whether the clause marks a routine (a repeated period, a plural weekday, a frequency
+    word, a practice kept up for a span), whatever its date mention: read by
+    `patterns_pastimes` as the habitual aspect of an activity, without the frequency
+    adverbs (`adverbs=False`)."""
+    return any(adverbs or m.group(0).lower() not in _ADVERBS for m in _RECURRENCE.finditer(clause))

@@ -43,6 +43,7 @@ from workers.extraction import (
     patterns_leisure,
     patterns_money,
     patterns_passing,
+    patterns_pastimes,
     patterns_pets,
     patterns_plans,
     patterns_prefs,
@@ -130,12 +131,22 @@ class RuleExtractor:
     """
 
     def __init__(
-        self, context_turns: int = 20, withdrawal: bool = False, normalize: bool = False
+        self,
+        context_turns: int = 20,
+        withdrawal: bool = False,
+        normalize: bool = False,
+        pastimes: bool = False,
+        pastime_habits: bool = False,
     ) -> None:
         """`withdrawal`: also yield the candidate retraction the trained probe confirms or
         drops in the extraction stage (`withdrawal.py`); without it only the markers retract.
         `normalize`: the families read each turn (and its context) in canonical prose
-        (`workers/text/register.py`: fillers, texting, markdown); the raw turn is unchanged."""
+        (`workers/text/register.py`: fillers, texting, markdown); the raw turn is unchanged.
+        `pastimes`: a habitual activity no other family reads is a Hobbies fact
+        (`patterns_pastimes`, policy `pastimes.enabled`); `pastime_habits`: so is a value
+        family's habit that names no attribute (policy `pastimes.habits`)."""
+        self._pastimes = pastimes
+        self._habits = pastime_habits
         self._context_turns = context_turns
         self._withdrawal = withdrawal
         self._read: Callable[[str], str] = canonical if normalize else str
@@ -143,7 +154,7 @@ class RuleExtractor:
     def extract(self, turn: TurnEvent, context: Sequence[TurnEvent] = ()) -> list[ExtractedFact]:
         if turn.role != "user" or not turn.text.strip():
             return []
-        quarantined, found = _scan_once(self._read(turn.text))
+        quarantined, found = _scan_once(self._read(turn.text), self._pastimes, self._habits)
         facts: list[ExtractedFact] = []
         if quarantined:
             facts.append(_quarantine(list(quarantined)))
@@ -155,6 +166,8 @@ class RuleExtractor:
         facts.extend(_link(pending, session))
         if self._withdrawal and (candidate := withdrawal_fact(turn.text, facts, session.pairs())):
             facts.append(candidate)
+        if self._pastimes:
+            facts = patterns_pastimes.only_in_factless_turns(facts)
         return merge(_with_long_forms(facts, turn.text))
 
 
@@ -177,14 +190,16 @@ def _with_long_forms(facts: list[ExtractedFact], text: str) -> list[ExtractedFac
 
 
 @lru_cache(maxsize=4096)
-def _scan_once(text: str) -> tuple[tuple[str, ...], tuple[Found, ...]]:
+def _scan_once(
+    text: str, pastimes: bool = False, habits: bool = False
+) -> tuple[tuple[str, ...], tuple[Found, ...]]:
     """`_scan`, once per text: a turn's extraction and its reading as context later
     (`_plain_slots`, which the withdrawal candidate asks of every turn) share it."""
-    quarantined, found = _scan(text)
+    quarantined, found = _scan(text, pastimes, habits)
     return tuple(quarantined), tuple(found)
 
 
-def _scan(text: str) -> tuple[list[str], list[Found]]:
+def _scan(text: str, pastimes: bool = False, habits: bool = False) -> tuple[list[str], list[Found]]:
     quarantined: list[str] = []
     per_sentence: list[tuple[str, list[tuple[Draft, Clause]], float]] = []
     soft_before: int | None = None
@@ -206,7 +221,8 @@ def _scan(text: str) -> tuple[list[str], list[Found]]:
         for clause in clauses(sentence, index, clause_index):
             clause_index += 1
             drafts.extend(
-                (retraction.with_topic(dr, framed), clause) for dr in _clause_drafts(clause)
+                (retraction.with_topic(dr, framed), clause)
+                for dr in _clause_drafts(clause, pastimes, habits)
             )
         per_sentence.append((sentence, drafts, emotional_loading(sentence)))
     emotions = spread_emotion([(bool(dr), e) for _, dr, e in per_sentence])
@@ -229,10 +245,14 @@ def _scan(text: str) -> tuple[list[str], list[Found]]:
     return quarantined, found
 
 
-def _clause_drafts(clause: Clause) -> list[Draft]:
+def _clause_drafts(clause: Clause, pastimes: bool = False, habits: bool = False) -> list[Draft]:
     drafts: list[Draft] = []
     for family in FAMILIES:
         drafts.extend(family(clause))
+    if pastimes and habits:
+        drafts = patterns_pastimes.with_habits_as_pastimes(drafts, clause)
+    if pastimes:  # last, at the lowest priority: any other reading of the clause wins
+        drafts.extend(patterns_pastimes.find(clause))
     kept: list[Draft] = []
     for dr in sorted(drafts, key=lambda x: (x.priority, x.span)):
         start, end = dr.span

@@ -48,7 +48,12 @@ def raw_edge_id_of(fact_id: str) -> str | None:
 
 
 def _mixed_categories(facts: Sequence[ExtractedFact]) -> dict[Category, float]:
-    """The raw turn's soft membership: the mean of its facts' (OTHER when there are none)."""
+    """The raw turn's soft membership: the mean of its facts' (OTHER when there are none).
+
+    A pastime read from the turn's habitual aspect (`patterns_pastimes`) lends the turn no
+    category: the fact itself answers the question for the set, and the turn raised beside it
+    would take a second of the first places for one item (docs/extraction.md, round 24)."""
+    facts = [f for f in facts if f.prototype not in ("pastime", "habit")]
     if not facts:
         return {Category.OTHER: 1.0}
     total: dict[Category, float] = defaultdict(float)

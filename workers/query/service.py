@@ -165,6 +165,12 @@ class QueryService:
         margins = set_questions.margins_of(merged, self._kinds, kind)
         kept = [i for i in ranked if merged[i].record.edge_id not in gone]
         keep = self._policy.latest_value.demote_to
+        told = (
+            set_questions.turns_told_again(kept, merged, kind, keep)
+            if rule.pastime_turn_yields
+            else set()
+        )
+        kept = [i for i in kept if i not in told]
         chatter = (
             set_questions.chatter_of(
                 merged, kept[keep:k], self._kinds, rule.chatter_margin, rule.questions_yield
@@ -176,6 +182,8 @@ class QueryService:
             kept, merged, lambda i: scores.score[i] > 0.0, margins, rule.kind_weight, keep, k,
             chatter,
         )  # fmt: skip
+        # a turn told again by its pastime fact follows the window, as a duplicate there does
+        filled = filled[:k] + sorted(told, key=ranked.index) + filled[k:]
         return filled + [i for i in ranked if merged[i].record.edge_id in gone], placed, margins
 
     def _hidden_states(self, intent: Intent) -> frozenset[LifecycleState]:

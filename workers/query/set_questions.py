@@ -142,6 +142,24 @@ def chatter_of(
     return asking | {i for i, x in zip(read, found, strict=True) if x >= min_margin}
 
 
+def turns_told_again(
+    ranked: Sequence[int], merged: Sequence[MergedCandidate], kind: Category, keep: int
+) -> set[int]:
+    """Of the first `keep` places, the raw turns one of whose drawn facts — slot-less, of the
+    asked kind: a pastime read from the turn at ingest (`patterns_pastimes`) — is served above
+    them. The fact and its verbatim turn are one item of the set; the turn, raised by its own
+    words, would take a second of the first places (round 24)."""
+    served: set[str] = set()
+    out: set[int] = set()
+    for i in ranked[:keep]:
+        edge = merged[i].record.edge
+        if edge.episodic and served & set(edge.episodic_of):
+            out.add(i)
+        elif not edge.episodic and edge.slot_key is None and edge.primary_category is kind:
+            served.add(edge.edge_id)
+    return out
+
+
 def fill_window(
     ranked: Sequence[int],
     merged: Sequence[MergedCandidate],
