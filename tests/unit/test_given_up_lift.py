@@ -10,11 +10,9 @@ vectors; the stand-in probe reads the 4th coordinate as "gives up".
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
-
-import numpy as np
 
 from schemas.categories import Intent
+from tests.unit.nearest_memory import nearest_in
 from tests.unit.test_withdrawn import (
     GIVES_UP,
     LATER,
@@ -26,7 +24,6 @@ from tests.unit.test_withdrawn import (
     _probability,
     _unit,
 )
-from workers.ports import Hit
 from workers.query import given_up, withdrawn
 from workers.query.candidates import MergedCandidate
 
@@ -38,13 +35,7 @@ FILLER = [_candidate(f"f{i}", THEN, _unit(0.0, 0.0, 1.0), text=f"filler {i}") fo
 
 def _found(ranking: Sequence[MergedCandidate], intent: Intent = Intent.CANCELLED,
            lift: bool = True) -> dict[str, withdrawn.Withdrawn]:  # fmt: skip
-    def nearest(vector: np.ndarray, before: datetime) -> list[Hit]:
-        hits = [
-            Hit(m.record, float(np.dot(vector, m.vector)), m.vector)
-            for m in ranking
-            if m.vector is not None and m.record.edge.ingest_time < before
-        ]
-        return sorted(hits, key=lambda h: (-h.score, h.record.edge_id))[: RULE.targets]
+    nearest = nearest_in(ranking, RULE.targets)
 
     return withdrawn.withdrawn(
         intent, list(ranking[:10]), NOW, RULE, _probability, lambda ids: [], nearest,

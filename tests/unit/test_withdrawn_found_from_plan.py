@@ -19,7 +19,7 @@ from schemas.events import EdgeEvent
 from schemas.policy import WithdrawnPolicy, load_policy
 from schemas.records import FactRecord, Lifecycle
 from tests.unit.minilm_edges import with_rule
-from workers.ports import Hit
+from tests.unit.nearest_memory import nearest_in
 from workers.query import withdrawn
 from workers.query.asked_topic import asked_topic
 from workers.query.candidates import MergedCandidate
@@ -55,13 +55,7 @@ def _given_up(*window: MergedCandidate, memory: Sequence[MergedCandidate] = (),
               head: Sequence[MergedCandidate] = ()) -> dict[str, withdrawn.Withdrawn]:  # fmt: skip
     everything = [*window, *memory]
 
-    def nearest(vector: np.ndarray, before: datetime) -> list[Hit]:
-        hits = [
-            Hit(m.record, float(np.dot(vector, m.vector)), m.vector)
-            for m in everything
-            if m.vector is not None and m.record.edge.ingest_time < before
-        ]
-        return sorted(hits, key=lambda h: (-h.score, h.record.edge_id))[: rule.targets]
+    nearest = nearest_in(everything, rule.targets)
 
     return withdrawn.withdrawn(
         Intent.CURRENT, window, NOW, rule, lambda v: 0.99 if float(v[3]) > 0.5 else 0.01,

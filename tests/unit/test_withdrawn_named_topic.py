@@ -13,7 +13,6 @@ stand-in word embedder.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 
 import numpy as np
 import pytest
@@ -22,9 +21,9 @@ from schemas.categories import Category, Intent
 from schemas.events import EdgeEvent
 from schemas.policy import WithdrawnPolicy
 from schemas.records import FactRecord
+from tests.unit.nearest_memory import nearest_in
 from tests.unit.test_withdrawn import LATER, NOW, ON, THEN, _candidate, _probability, _unit
 from workers.extraction.dismissal import dismissals, named_topic_words
-from workers.ports import Hit
 from workers.query import withdrawn
 from workers.query.candidates import MergedCandidate
 from workers.query.named_topic import slot_kin
@@ -43,13 +42,7 @@ def _given_up(*window: MergedCandidate, memory: Sequence[MergedCandidate] = (),
               embed: withdrawn.Embed | None = None) -> dict[str, withdrawn.Withdrawn]:  # fmt: skip
     everything = [*window, *memory]
 
-    def nearest(vector: np.ndarray, before: datetime) -> list[Hit]:
-        hits = [
-            Hit(m.record, float(np.dot(vector, m.vector)), m.vector)
-            for m in everything
-            if m.vector is not None and m.record.edge.ingest_time < before
-        ]
-        return sorted(hits, key=lambda h: (-h.score, h.record.edge_id))[: rule.targets]
+    nearest = nearest_in(everything, rule.targets)
 
     return withdrawn.withdrawn(
         Intent.CURRENT, window, NOW, rule, _probability,
