@@ -47,6 +47,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from schemas.categories import Intent
 from schemas.records import FactRecord
@@ -128,10 +129,14 @@ def asks_lasting(question: str) -> bool:
     return LASTING.search(question) is not None and HEALTH.search(question) is not None
 
 
+@lru_cache(maxsize=4096)
 def bounded(text: str, told: datetime, recent_days: float) -> Bounded | None:
     """The words of `text` that bound what it states to a recent onset (a "since" whose day
     lies at most `recent_days` before `told`) or a short duration, if any. A text that also
-    tells the state as lasting (`_LASTING_ONSET`) is not bounded: the bound dates a flare."""
+    tells the state as lasting (`_LASTING_ONSET`) is not bounded: the bound dates a flare.
+    Cached: a pure function of its arguments, asked of the same window candidates by every
+    pass of `WindowRules.settle` and, since `passed_acute`, by any question in words of
+    health — and a "since" costs a dateparser call."""
     if _LASTING_ONSET.search(text):
         return None
     if m := _SHORT.search(text):
