@@ -74,6 +74,7 @@ from workers.query import low_cosine_versions
 from workers.query.candidates import MergedCandidate
 from workers.query.present_habit import asks_others_habit, asks_present_habit
 from workers.query.pressed_values import mentioned_as_of
+from workers.text.bm25 import tokenize
 
 #: Present-time adverbials: a question carrying one asks about the present as opposed to
 #: before (a closed grammatical family, like the tense cues of `workers/query/intent.py`).
@@ -331,14 +332,9 @@ ASKS_QUANTITY = re.compile(
 #: number inside a word or code ("A40", "v2").
 _BARE = re.compile(r"(?<![\w.,:/£$€¥₹-])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w:/%]|[.,]\d)")
 _YEAR = re.compile(r"(?:19|20)\d\d")
-_CONTENT = re.compile(r"[a-z]{4,}")
-#: Words too common to tie two statements (function words, a self-correction's fillers).
-_FUNCTION = frozenset({
-    "that", "this", "with", "from", "have", "been", "were", "what", "when", "where", "which",
-    "there", "their", "they", "them", "then", "than", "just", "only", "also", "about", "into",
-    "over", "still", "some", "will", "would", "could", "should", "your", "mine", "ours",
-    "sorry", "wait", "hang", "know",
-})  # fmt: skip
+#: Words too common to tie two statements that BM25 keeps (a self-correction's fillers),
+#: unchanged by `bm25.tokenize`'s stemming.
+_FUNCTION = frozenset({"still", "sorry", "wait", "hang", "know"})
 
 
 def _counts(text: str) -> frozenset[float]:
@@ -350,8 +346,13 @@ def _counts(text: str) -> frozenset[float]:
     )
 
 
+@lru_cache(maxsize=4096)
 def _content_words(text: str) -> frozenset[str]:
-    return frozenset(w[:5] for w in _CONTENT.findall(text.lower()) if w not in _FUNCTION)
+    """The words that tie two statements: BM25's own tokens (stopwords out, stemmed), without
+    numbers (the numbers are what differs) and without words under four letters."""
+    return frozenset(
+        t for t in tokenize(text) if t.isalpha() and len(t) >= 4 and t not in _FUNCTION
+    )
 
 
 def restates_count(old_text: str, new_text: str) -> bool:
