@@ -421,15 +421,17 @@ class WindowRules:
         judged = frozenset(merged[i].record.edge_id for i in ranked[:window])
         # The first places the first pass judged: a later pass leaves them as it found them.
         seen_first = frozenset(merged[i].record.edge_id for i in ranked[:demote_to])
-        # Newest first among the demoted only for a question that asks which value holds now
-        # (its NOW words, or a simple-present do-question about the asker): every order
-        # inside the demoted block cost LoCoMo dev recall@5 0.608 -> 0.600 (round 24).
+        # The demoted block's order only for a question that asks which value holds now (its
+        # NOW words, or a simple-present do-question about the asker): newest first, and the
+        # older of a pair last. Every order inside the demoted block cost LoCoMo dev recall@5
+        # ungated: newest first 0.608 -> 0.600 (round 24), the paired last 0.606 -> 0.603
+        # (round 25: third-person questions whose evidence a later remark on the topic pressed).
+        holds_now = newer_statements.asks_current_value(
+            question, self._policy.newer_statements.present_habit_leads
+        )
         told = (
             (lambda i: merged[i].record.edge.ingest_time)
-            if self._policy.latest_value.demoted_newest_first
-            and newer_statements.asks_current_value(
-                question, self._policy.newer_statements.present_habit_leads
-            )
+            if self._policy.latest_value.demoted_newest_first and holds_now
             else None
         )
         # Older of a pair → its pressers, kept across passes: they refill the first places
@@ -455,7 +457,7 @@ class WindowRules:
                 if k in found_pressers:
                     pressers.setdefault(k, set()).update(found_pressers[k])
             moved = {i for i in ranked if merged[i].record.edge_id in moved_why}
-            paired = self._paired(merged, ranked, pressers)
+            paired = self._paired(merged, ranked, pressers) if holds_now else None
             masked = {i for i in ranked if merged[i].record.edge_id in gone.keys() | past.keys()}
             order = latest_value.mask(ranked, masked, moved, window, demote_to, told, paired)
             shown = [i for i in order if i not in masked]
