@@ -31,7 +31,9 @@ from workers.stores.memory_vectors import InMemoryVectorIndex
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 DEFAULT = load_policy()
 OFF = DEFAULT.model_copy(
-    update={"latest_value": DEFAULT.latest_value.model_copy(update={"paired_refill_last": False})}
+    update={
+        "latest_value": DEFAULT.latest_value.model_copy(update={"paired_refill_last": False})
+    }
 )
 EMBEDDER = HashingEmbedder(dim=64)
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
@@ -60,22 +62,6 @@ def test_the_paired_go_after_the_others_each_after_its_pressers() -> None:
     assert demoted_refill.order([5, 4], paired={5: frozenset()}) == [4, 5]
     # Two pressing each other (ties of time): the order given decides, nothing is lost.
     assert demoted_refill.order([1, 0], paired={0: frozenset({1}), 1: frozenset({0})}) == [1, 0]
-
-
-def test_a_pair_counts_where_its_chain_reaches_the_attributes_newest() -> None:
-    """Where `latest_value` moved the candidate too, its pair counts only if a chain of
-    pressers leads it to the statement the probe read as the attribute's newest: the two
-    readings agree. A pair about something else the turns share does not count."""
-    pairs = demoted_refill.Pairs(
-        pressed_by={"v1": {"v2"}, "v2": {"v3"}, "herd": {"show"}, "chat": {"v3"}},
-        attribute_newest={"v1": "v3", "v2": "v3", "herd": "v3"},
-    )
-    # v1 -> v2 -> v3 reaches it; herd's pair leads elsewhere; chat was moved by no probe.
-    assert pairs.confirmed() == {"v1": {"v2"}, "v2": {"v3"}, "chat": {"v3"}}
-    later = demoted_refill.Pairs(pressed_by={"x": {"y"}, "v1": {"z"}}, attribute_newest={"x": "y"})
-    pairs.update(later, ["x"])  # only what a pass newly moved is taken
-    assert pairs.pressed_by["x"] == {"y"} and pairs.pressed_by["v1"] == {"v2"}
-    assert pairs.attribute_newest["x"] == "y"
 
 
 def test_reorder_lets_the_attribute_only_refill_first() -> None:
@@ -122,10 +108,10 @@ def _served(
             ranked: Sequence[int], *args: object, **__: object,
         ) -> dict[str, list[str]]:  # fmt: skip
             ids = [merged[i].record.edge_id for i in ranked]
-            pairs = args[-1]
-            assert isinstance(pairs, demoted_refill.Pairs)
+            pressers = args[-1]
+            assert isinstance(pressers, dict)
             for older in ids[:2]:
-                pairs.pressed_by.setdefault(older, set()).add(ids[6])
+                pressers.setdefault(older, set()).add(ids[6])
             return {e: ["moved"] for e in ids[:6]}
 
         monkeypatch.setattr(rules, "moved_down", moved_down)

@@ -28,51 +28,7 @@ what it was. A pure function of the positions, the pairs and the order given.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
-
-
-@dataclass
-class Pairs:
-    """What the window rules said of the candidates they moved, for the refill order."""
-
-    #: The older of a pair → the edge ids of the newer statements that lead it.
-    pressed_by: dict[str, set[str]] = field(default_factory=dict)
-    #: A candidate `latest_value` moved → the newest statement of the asked attribute.
-    attribute_newest: dict[str, str] = field(default_factory=dict)
-
-    def update(self, other: Pairs, keys: Sequence[str]) -> None:
-        """Take `other`'s word on `keys` (the candidates a pass newly moved)."""
-        for k in keys:
-            if k in other.pressed_by:
-                self.pressed_by.setdefault(k, set()).update(other.pressed_by[k])
-            if k in other.attribute_newest:
-                self.attribute_newest.setdefault(k, other.attribute_newest[k])
-
-    def confirmed(self) -> dict[str, set[str]]:
-        """The older of a pair whose chain of newer versions reaches the statement the
-        attribute probe read as the newest of what the question asks (when the probe moved
-        it too), → its pressers. Two readings then agree on which value is newest; where
-        they differ the pair is about something else the turns share (a herd's size
-        pressed by a later turn on the same cows, while the question asks who buys the
-        milk), and the candidate refills as an attribute-only one."""
-        out: dict[str, set[str]] = {}
-        for older, by in self.pressed_by.items():
-            newest = self.attribute_newest.get(older)
-            if newest is None or newest in self._reach(older):
-                out[older] = by
-        return out
-
-    def _reach(self, older: str) -> set[str]:
-        """Every statement a chain of pressers leads `older` to."""
-        seen: set[str] = set()
-        frontier = list(self.pressed_by.get(older, ()))
-        while frontier:
-            edge_id = frontier.pop()
-            if edge_id not in seen:
-                seen.add(edge_id)
-                frontier.extend(self.pressed_by.get(edge_id, ()))
-        return seen
 
 
 def order(

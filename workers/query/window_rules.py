@@ -29,7 +29,6 @@ from workers.extraction.withdrawal_probe import default_withdrawal_probe, withdr
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
 from workers.query import (
     bracketed,
-    demoted_refill,
     given_up,
     lasting_states,
     latest_value,
@@ -320,20 +319,18 @@ class WindowRules:
         question: str,
         lifted: bool = False,
         tier: Set[str] = frozenset(),
-        pairs_seen: demoted_refill.Pairs | None = None,
+        pressers: dict[str, set[str]] | None = None,
     ) -> dict[str, list[str]]:
         """Edge id → why it moves down inside the window (`latest_value.reorder`): the older
         statements, the statements told with a replaced fact, the passed mentions, the pressed
         values, the statements a newer on-topic turn leads, the bounded states a question for
         a lasting one does not serve first. The two rules that look up facts
         share one map of the records read. `tier`: the edge ids of the ranking's first tier
-        (`newer_statements.demotions`). `pairs_seen`, if given, receives each candidate moved as
+        (`newer_statements.demotions`). `pressers`, if given, receives each candidate moved as
         the older of a pair → the edge ids of the newer statements that lead it (every rule
-        but the attribute-only ones) and each `latest_value` moved → the attribute's newest
-        statement (`demoted_refill`)."""
+        but the attribute-only ones, `demoted_refill`)."""
         out: dict[str, list[str]] = {}
-        seen = pairs_seen if pairs_seen is not None else demoted_refill.Pairs()
-        paired = seen.pressed_by
+        paired: dict[str, set[str]] = pressers if pressers is not None else {}
         read: dict[str, FactRecord] = {}
         # Older → the newer statement that leads it, for the bracketing rule: only the rules
         # that tie the two by one single-valued attribute or slot (latest_value: the probe's
@@ -343,7 +340,6 @@ class WindowRules:
         for edge_id, demotion in self._latest_value(user, intent, qv, merged, ranked, read).items():
             out.setdefault(edge_id, []).append(latest_value.explain(demotion))
             pairs.setdefault(edge_id, demotion.newer)
-            seen.attribute_newest.setdefault(edge_id, demotion.newer)
         for edge_id, sibling in self._told_with_replaced(
             user, intent, merged, ranked, read
         ).items():
@@ -383,12 +379,12 @@ class WindowRules:
         return out
 
     def _paired(
-        self, merged: list[MergedCandidate], ranked: list[int], pairs: demoted_refill.Pairs
+        self, merged: list[MergedCandidate], ranked: list[int], pressers: dict[str, set[str]]
     ) -> dict[int, frozenset[int]] | None:
         """The paired demotions by position, if they refill the first places last."""
         if not self._policy.latest_value.paired_refill_last:
             return None
-        return _positions_paired(merged, ranked, pairs.confirmed())
+        return _positions_paired(merged, ranked, pressers)
 
     def settle(
         self,
@@ -440,14 +436,14 @@ class WindowRules:
         )
         # Older of a pair → its pressers, kept across passes: they refill the first places
         # last (`latest_value.paired_refill_last`, `demoted_refill`).
-        pairs_seen = demoted_refill.Pairs()
+        pressers: dict[str, set[str]] = {}
         for _ in range(1 + self._policy.latest_value.judge_lifted):
-            found_pairs = demoted_refill.Pairs()
+            found_pressers: dict[str, set[str]] = {}
             fresh = {
                 k: v
                 for k, v in self.moved_down(
                     user, intent, qv, merged, view, as_of, question, not first, tier,
-                    found_pairs,
+                    found_pressers,
                 ).items()
                 if k not in moved_why
             }  # fmt: skip
@@ -457,9 +453,11 @@ class WindowRules:
                                  judged, moved_why.keys(), demote_to)  # fmt: skip
             first = False
             moved_why.update(fresh)
-            pairs_seen.update(found_pairs, list(fresh))
+            for k in fresh:
+                if k in found_pressers:
+                    pressers.setdefault(k, set()).update(found_pressers[k])
             moved = {i for i in ranked if merged[i].record.edge_id in moved_why}
-            paired = self._paired(merged, ranked, pairs_seen) if holds_now else None
+            paired = self._paired(merged, ranked, pressers) if holds_now else None
             masked = {i for i in ranked if merged[i].record.edge_id in gone.keys() | past.keys()}
             order = latest_value.mask(ranked, masked, moved, window, demote_to, told, paired)
             shown = [i for i in order if i not in masked]
