@@ -359,7 +359,10 @@ class WindowRules:
             user, intent, merged, ranked, as_of, question, read, lifted, tier
         ).items():
             out.setdefault(edge_id, []).append(newer_statements.explain(newer))
-            paired.setdefault(edge_id, set()).add(newer.by)
+            # Pressed only for being shown itself, close (`shown_newer_leads`, σ waived): as
+            # often a later remark on the topic as a newer version (round 23) — no pair.
+            if not newer.shown:
+                paired.setdefault(edge_id, set()).add(newer.by)
         for edge_id, middle in self._bracketed(intent, merged, ranked, pairs, as_of).items():
             if edge_id not in out:  # moved already, for a reason of its own
                 out[edge_id] = [bracketed.explain(middle)]
