@@ -31,9 +31,7 @@ from workers.stores.memory_vectors import InMemoryVectorIndex
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 DEFAULT = load_policy()
 OFF = DEFAULT.model_copy(
-    update={
-        "latest_value": DEFAULT.latest_value.model_copy(update={"paired_refill_last": False})
-    }
+    update={"latest_value": DEFAULT.latest_value.model_copy(update={"paired_refill_last": False})}
 )
 EMBEDDER = HashingEmbedder(dim=64)
 T0 = datetime(2026, 3, 1, tzinfo=UTC)

@@ -6,9 +6,11 @@ block refills the first places, and its order decides which of them is served th
 demotions are not equally sure:
 
 * a *paired* demotion names one newer statement of the same thing — a later raw turn about
-  what the question asks, close to this candidate by the vectors (`newer_statements`), a
-  firm newer value of its slot (`pressed_values`), a replaced sibling (`outdated_siblings`),
-  or a middle version between such a pair (`bracketed`). The two are versions of one thing:
+  what the question asks, close to this candidate by the vectors (`newer_statements`; not a
+  pressing made only because the newer turn is shown close to it, σ waived: below the bar of
+  its gates such a turn is as often a later remark on the topic, round 23), a firm newer value
+  of its slot (`pressed_values`), a replaced sibling (`outdated_siblings`), or a middle
+  version between such a pair (`bracketed`). The two are versions of one thing:
   of two versions the newer leads a current question (A.7.3, Eq. 37–39), and the newer one
   is in the window;
 * an *attribute-only* demotion (`latest_value`: the probe reads the candidate near the asked
@@ -22,7 +24,9 @@ the rest keep the order they had (newest first where `demoted_newest_first` appl
 the paired, a candidate goes after the statement that pressed it when both are demoted (a
 chain v1 → v2 → v3 where v3's demotion of v2 lifted v1 back above it: v1 still follows
 v2). Only the order inside the demoted block changes: what the window holds (pass at 10) is
-what it was. A pure function of the positions, the pairs and the order given.
+what it was. The caller (`WindowRules.settle`) asks it only for a question that asks which
+value holds now, as `demoted_newest_first`: ungated it cost LoCoMo dev recall@5 (round 25). A
+pure function of the positions, the pairs and the order given.
 """
 
 from __future__ import annotations
