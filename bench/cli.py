@@ -203,8 +203,8 @@ def register(
         "heldout12 (a thirteenth telling, a validation set since round 20), heldout13 (a "
         "fourteenth telling, a validation set since round 21), heldout14 (a fifteenth telling, "
         "a validation set since round 24), heldout15 (a sixteenth, sealed telling, audited in "
-        "round 24), heldout16 (a seventeenth, sealed telling, audited in round 24) or a "
-        "directory of case files",
+        "round 24), heldout16 (a seventeenth, sealed telling, audited in round 24), heldout17 "
+        "(an eighteenth, sealed telling, audited in round 25) or a directory of case files",
     )
     b.add_argument("--extractor", choices=("rules", "llm"), default="rules")
     b.add_argument("--json", action="store_true")

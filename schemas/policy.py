@@ -158,6 +158,12 @@ class LatestValuePolicy(BaseModel):
     #: matters where fewer than `demote_to` stay unmoved and the demoted refill the first
     #: places (A.7.3; round 24, lead; `Policy.notes["demoted_newest_first"]`).
     demoted_newest_first: bool = False
+    #: The demoted candidates moved as the older of a pair (a newer statement of the same thing
+    #: named: `newer_statements`, `pressed_values`, `outdated_siblings`, `bracketed`) refill
+    #: the first places after those only the attribute probe moved, each after its pressers
+    #: (A.7.3; round 25, r25-av4; `workers/query/demoted_refill.py`,
+    #: `Policy.notes["paired_refill_last"]`).
+    paired_refill_last: bool = False
     #: Which classifier says what a question or candidate is about: the nearest prototypes
     #: (`workers/extraction/prototypes.py`, cosines, the thresholds above) or the trained
     #: linear probe (`workers/extraction/attribute_probe.py`, class probabilities with a

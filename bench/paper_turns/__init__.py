@@ -31,6 +31,8 @@ or of `heldout15/` (a sixteenth, sealed telling written the same way by a thirte
 in registers no earlier telling used, kept for a later honest measurement; audited in round 24)
 or of `heldout16/` (a seventeenth, sealed telling written the same way by a fourteenth outsider,
 in registers no earlier telling used, kept for a later honest measurement; audited in round 24)
+or of `heldout17/` (an eighteenth, sealed telling written the same way by a fifteenth outsider,
+in registers no earlier telling used, kept for a later honest measurement; audited in round 25)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
 top 10, stale in the top 5).
@@ -70,6 +72,7 @@ SEALED = {
         "heldout14",
         "heldout15",
         "heldout16",
+        "heldout17",
     )
 }
 

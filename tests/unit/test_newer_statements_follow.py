@@ -125,3 +125,19 @@ def test_a_restated_amount_lets_the_fact_follow_without_now() -> None:
     renewal = _candidate("new#raw", LATER, ABOUT_TOO, 0.5, text="annual premium will be £698")
     led = _led(fact, turn, renewal, question="how much is my van insurance?")
     assert set(led) == {"old#raw", "old#0"} and led["old#raw"].restated
+
+
+def test_a_follower_carries_its_turns_shown_and_deeper_flags_by_name() -> None:
+    """Round 25: `follow` passed the turn's `deeper` where `shown` stands, so a fact following a
+    turn a deeper presser led read as led for being shown (and `demoted_refill` reads `shown`:
+    a shown-only pressing is no pair)."""
+    deeper = newer_statements.Newer("new#raw", 0.5, marked=True, deeper=True)
+    shown = newer_statements.Newer("new#raw", 0.5, shown=True)
+    for led in (deeper, shown):
+        out = newer_statements.follow([FACT], [FACT, TURN, NEWER], {"old#raw": led})
+        assert out["old#0"].drawn_from == "old#raw"
+        assert (out["old#0"].shown, out["old#0"].deeper) == (led.shown, led.deeper)
+    why = newer_statements.explain(
+        newer_statements.follow([FACT], [FACT, TURN, NEWER], {"old#raw": deeper})["old#0"]
+    )
+    assert "found past the window" in why

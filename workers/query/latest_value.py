@@ -34,6 +34,7 @@ from schemas.records import FactRecord
 from workers.extraction.attribute_probe import AttributeClassifier
 from workers.extraction.own_withdrawal import hedged
 from workers.extraction.prototypes import Table, Verdict
+from workers.query import demoted_refill
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,21 +219,24 @@ def reorder(
     window: int,
     demote_to: int,
     told: Callable[[int], datetime] | None = None,
+    paired: Mapping[int, frozenset[int]] | None = None,
 ) -> list[int]:
     """`ranked` with the `demoted` positions (all within its first `window`) moved to rank
     `demote_to` (0-based) or later, in their own order — or, given `told` (a position's
-    ingest time), newest first (`demoted_newest_first`); the others keep theirs. Only the
+    ingest time), newest first (`demoted_newest_first`), and given `paired` (a position
+    demoted as the older of a pair → its pressers' positions), those after the others
+    (`demoted_refill.order`, `paired_refill_last`); the others keep theirs. Only the
     window is reordered: a demoted statement never leaves it, so recall at the window's
     depth is what it was without the rule (measured: moving them past it lost a LoCoMo
     question whose evidence was an older statement, docs/extraction.md)."""
     head, tail = list(ranked[:window]), list(ranked[window:])
     kept = [i for i in head if i not in demoted]
     moved = [i for i in head if i in demoted]
-    if told is not None:
-        # Where fewer than `demote_to` stay unmoved the demoted refill the first places: of
-        # several versions demoted there the newer leads (A.7.3, Eq. 37-39), not the older,
-        # better-matching one (round 24). Stable: ties keep their order.
-        moved.sort(key=told, reverse=True)
+    # Where fewer than `demote_to` stay unmoved the demoted refill the first places: of
+    # several versions demoted there the newer leads (A.7.3, Eq. 37-39), not the older,
+    # better-matching one (round 24), and an older version whose newer one is in the
+    # window refills last (round 25). Stable: ties keep their order.
+    moved = demoted_refill.order(moved, told, paired)
     return kept[:demote_to] + moved + kept[demote_to:] + tail
 
 
@@ -243,6 +247,7 @@ def mask(
     window: int,
     demote_to: int,
     told: Callable[[int], datetime] | None = None,
+    paired: Mapping[int, frozenset[int]] | None = None,
 ) -> list[int]:
     """`ranked` with the `masked` positions after every other (withdrawn, passed: the
     question's M_q admits active facts only, §3), and the `demoted` ones (moved down by a
@@ -252,7 +257,7 @@ def mask(
     another candidate does not undo (a chain of three versions: the middle one, demoted,
     rose to 5th when a withdrawn candidate above it was masked; docs/extraction.md)."""
     kept = reorder(
-        [i for i in ranked if i not in masked], demoted - masked, window, demote_to, told
+        [i for i in ranked if i not in masked], demoted - masked, window, demote_to, told, paired
     )
     return kept + [i for i in ranked if i in masked]
 

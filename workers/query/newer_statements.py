@@ -624,15 +624,12 @@ def follow(
             if presser is None or presser.vector is None:
                 continue
             cosine = round(float(np.dot(fact.vector, presser.vector)), 2)
+            # By name: `shown` comes before `deeper` (positionally the turn's `deeper` was read
+            # as `shown`, round 25).
             out[fact.record.edge_id] = Newer(
-                newer.by,
-                cosine,
-                newer.marked,
-                newer.restated,
-                turn.record.edge_id,
-                newer.deeper,
-                ended=newer.ended,
-            )
+                newer.by, cosine, newer.marked, newer.restated, turn.record.edge_id,
+                shown=newer.shown, deeper=newer.deeper, ended=newer.ended,
+            )  # fmt: skip
             break
     return out
 
