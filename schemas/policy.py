@@ -310,6 +310,11 @@ class NewerStatementsPolicy(BaseModel):
     #: `Policy.notes["marked_min_cosine"]`).
     marked_min_cosine: float = Field(default=1.1, ge=-1.0, le=1.1)
     marked_low_sigma: bool = False
+    #: A newer raw turn that says something the older one names is over ("the oil boiler's
+    #: gone", "sold the Proton", "no more kebabs") marks the change for that pair, as a turn
+    #: that says "now" does (A.7.1; round 25, lead; `workers/query/ended_values.py`,
+    #: `Policy.notes["ended_value_marks"]`).
+    ended_value_marks: bool = False
 
 
 class BracketedVersionsPolicy(BaseModel):

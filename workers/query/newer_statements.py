@@ -70,7 +70,7 @@ from schemas.policy import NewerStatementsPolicy
 from workers.extraction.dates import has_date_cue, is_deictic
 from workers.extraction.patterns_money import AMOUNT
 from workers.extraction.rules import USED_TO
-from workers.query import low_cosine_versions
+from workers.query import ended_values, low_cosine_versions
 from workers.query.candidates import MergedCandidate
 from workers.query.present_habit import asks_others_habit, asks_present_habit
 from workers.query.pressed_values import mentioned_as_of
@@ -218,6 +218,9 @@ class Newer:
     #: It pressed below `min_cosine`: it says the value changed and the question ties the
     #: two (`low_cosine_versions.tied`, `marked_min_cosine`).
     tied_by_question: bool = False
+    #: It pressed because it says something this candidate names is over
+    #: (`ended_values.says_ended`, `ended_value_marks`).
+    ended: bool = False
 
 
 def asks_now(question: str) -> bool:
@@ -380,17 +383,25 @@ def _presses(
     shown_newer: bool = False,
     quantity: bool = False,
     tier: Set[str] = frozenset(),
-) -> tuple[float, bool, bool, bool, bool] | None:
+) -> tuple[float, bool, bool, bool, bool, bool] | None:
     """(cosine, whether the newer turn's own present-time words made it press, whether its
-    restated amount did, whether its place among the shown did) when `newer` presses `older`,
-    else None. `question_now`: the question's words place it in the present (or
+    restated amount did, whether its place among the shown did, whether it pressed below
+    `min_cosine`, whether it says the older one's value is over) when `newer` presses
+    `older`, else None. `question_now`: the question's words place it in the present (or
     `explicit_now` is off). `marked`: the newer turn says it holds now (`_marked`).
     `shown_newer`: the newer turn is among the first shown and the question asks which value
     holds now (`shown_newer_leads`). `quantity`: the question asks for a quantity
     (`ASKS_QUANTITY`), so a restated bare number presses too (`restates_count`). `tier`: the
-    ranking's first tier, for `low_cosine_versions.tied`. The last item: it pressed below
-    `min_cosine`, tied to the candidate by the question."""
+    ranking's first tier, for `low_cosine_versions.tied`. A newer raw turn that says what the
+    older one names is over (`ended_value_marks`) is marked for this pair."""
     old, new = older.record.edge, newer.record.edge
+    ended = (
+        not marked
+        and rule.ended_value_marks
+        and new.episodic
+        and ended_values.says_ended(old.text, new.text)
+    )
+    marked = marked or ended
     unmarked = not marked and not question_now
     if unmarked and (not rule.unmarked_single_value or question_many):
         return None
@@ -432,10 +443,11 @@ def _presses(
         or about_before(new.text)
     ):
         return None
+    said_now = marked and not ended
     if cosine >= rule.min_cosine:
-        return (cosine, marked, restated, shown, False)
+        return (cosine, said_now, restated, shown, False, ended)
     if low_cosine_versions.tied(older, newer, cosine, marked, question_many, tier, rule):
-        return (cosine, marked, restated, shown, True)
+        return (cosine, said_now, restated, shown, True, ended)
     return None
 
 
@@ -509,12 +521,13 @@ def demotions(
             and (newer.record.edge_id not in aimed or pressed[0] >= rule.deeper_min_cosine)
         ]  # fmt: skip
         if pressing:
-            newest, (cosine, marked, restated, by_place, tied) = max(
+            newest, (cosine, marked, restated, by_place, tied, ended) = max(
                 pressing, key=lambda p: (p[0].record.edge.ingest_time, p[0].record.edge_id)
             )
             out[older.record.edge_id] = Newer(
                 newest.record.edge_id, round(cosine, 2), marked, restated,
                 shown=by_place, deeper=newest.record.edge_id in aimed, tied_by_question=tied,
+                ended=ended,
             )  # fmt: skip
     if rule.facts_follow:
         # A fact follows only a turn the present was said of: by the question, or by the
@@ -526,7 +539,7 @@ def demotions(
         led = {
             k: v
             for k, v in out.items()
-            if question_now or v.marked or v.restated or rule.follow_unmarked
+            if question_now or v.marked or v.ended or v.restated or rule.follow_unmarked
         }
         out.update(follow(window, pressers, led))
     return out
@@ -615,7 +628,7 @@ def follow(
             # as `shown`, round 25).
             out[fact.record.edge_id] = Newer(
                 newer.by, cosine, newer.marked, newer.restated, turn.record.edge_id,
-                shown=newer.shown, deeper=newer.deeper,
+                shown=newer.shown, deeper=newer.deeper, ended=newer.ended,
             )  # fmt: skip
             break
     return out
@@ -625,6 +638,8 @@ def explain(newer: Newer) -> str:
     said = (
         ", which says it holds now"
         if newer.marked
+        else ", which says this one's value is over"
+        if newer.ended
         else ", which restates the amount"
         if newer.restated
         else ", shown itself and close to this one"
