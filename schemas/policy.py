@@ -273,7 +273,9 @@ class NewerStatementsPolicy(BaseModel):
     #: fact's (round 20, r20-follow; `Policy.notes["newer_statements"]`) ...
     facts_follow: bool = False
     #: ... when the question or the newer turn says "now"; with `follow_unmarked` also after
-    #: an unmarked pressing (`unmarked_single_value`: measured, a LoCoMo dev loss at 5).
+    #: an unmarked pressing (`unmarked_single_value`), unless the question names its moment by
+    #: the calendar (`newer_statements.names_its_moment`: the LoCoMo dev loss at 5 of the
+    #: unnarrowed follow was such a question; round 25, `Policy.notes["follow_unmarked"]`).
     follow_unmarked: bool = False
     #: For a question that asks which value holds now (`asks_current_value`: "now",
     #: "currently", "these days", not "still"), a newer raw turn that is itself among the

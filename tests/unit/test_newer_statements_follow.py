@@ -5,9 +5,10 @@ Synthetic candidates and vectors written here for the test; none comes from a pa
 An old raw turn and the concise fact drawn from it (a far better match for the question than
 the newer turn, so σ keeps the fact from being led on its own), and a newer raw turn about the
 same thing. For a question that says "now", or a newer turn that says so, the fact follows
-its turn — not with the switch off, not for an unmarked pressing (neither says "now": a
-question for a dated set, LoCoMo dev, round 20) unless the newer turn restates the amount,
-not a fact drawn from another turn, not a fact past the window.
+its turn — not with the switch off; after an unmarked pressing (neither says "now") only with
+`follow_unmarked` (on since round 25) and never for a question that names its moment by the
+calendar (a dated set, LoCoMo dev, round 18), or when the newer turn restates the amount; not
+a fact drawn from another turn; a fact past the shown places too.
 """
 
 from __future__ import annotations
@@ -85,12 +86,35 @@ def test_a_drawn_fact_follows_its_led_turn_and_says_why() -> None:
 
 def test_only_when_the_question_or_the_newer_turn_says_now() -> None:
     unmarked = "what am I into?"
+    strict = RULE.model_copy(update={"follow_unmarked": False})
     # Unmarked pressing (unmarked_single_value) leads the turn; the fact does not follow.
-    assert set(_led(FACT, TURN, NEWER, question=unmarked)) == {"old#raw"}
+    assert set(_led(FACT, TURN, NEWER, question=unmarked, rule=strict)) == {"old#raw"}
     # A newer turn that says it holds now marks the change itself.
-    assert set(_led(FACT, TURN, MARKED, question=unmarked)) == {"old#raw", "old#0"}
+    assert set(_led(FACT, TURN, MARKED, question=unmarked, rule=strict)) == {"old#raw", "old#0"}
     loose = RULE.model_copy(update={"follow_unmarked": True})
     assert set(_led(FACT, TURN, NEWER, question=unmarked, rule=loose)) == {"old#raw", "old#0"}
+
+
+def test_the_policy_lets_a_fact_follow_an_unmarked_pressing() -> None:
+    """Round 25 (r25-av6): the policy turns `follow_unmarked` on. The concise fact drawn from
+    the older turn ("User is vegan") matched the question better than the newer turn, so σ
+    kept it first once its own turn was led by a newer one for a question for one value: the
+    stale answer the led turn no longer gave. The fact is as old as the turn it was drawn
+    from (A.7.3: the newer statement leads, and the fact is the older turn's part)."""
+    assert load_policy().newer_statements.follow_unmarked
+    led = _led(FACT, TURN, NEWER, question="what am I into?")
+    assert set(led) == {"old#raw", "old#0"} and led["old#0"].drawn_from == "old#raw"
+
+
+def test_not_for_a_question_that_names_its_moment() -> None:
+    """A question dated by the calendar asks what held then ("What new activity has she
+    started learning in August 2023?", LoCoMo dev: the evidence fact followed a turn an
+    unmarked later remark led, round 18); a deictic day is the asker's now."""
+    loose = RULE.model_copy(update={"follow_unmarked": True})
+    dated = "what was I into in August 2023?"
+    assert set(_led(FACT, TURN, NEWER, question=dated, rule=loose)) == {"old#raw"}
+    today = "what am I into today?"
+    assert set(_led(FACT, TURN, NEWER, question=today, rule=loose)) == {"old#raw", "old#0"}
 
 
 def test_only_a_fact_drawn_from_the_led_turn() -> None:

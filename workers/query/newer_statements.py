@@ -234,6 +234,13 @@ def asks_now(question: str) -> bool:
 _CONTINUITY = re.compile(r"still|any ?more", re.I)
 
 
+def names_its_moment(question: str) -> bool:
+    """Whether the question names the moment it asks about by the calendar ("… in August
+    2023?", "on 7 November"): then it asks what held then, not which value holds now;
+    "today" or "this week" is the asker's now (`dates.is_deictic`)."""
+    return has_date_cue(question) and not is_deictic(question)
+
+
 def asks_current_value(question: str, present_habit: bool = False, others: bool = False) -> bool:
     """Whether the question asks which value holds now ("now", "currently", "these days", "at
     the moment", "my current job" …): `NOW` without its continuity words (`_CONTINUITY`), in a
@@ -243,7 +250,7 @@ def asks_current_value(question: str, present_habit: bool = False, others: bool 
     do-support question in the simple present ("what car does Sam drive?") asks it too,
     without a present-time word (`present_habit.asks_present_habit`; a continuity word still
     leaves it out: "does he still run?" names the earlier state)."""
-    if has_date_cue(question) and not is_deictic(question):
+    if names_its_moment(question):
         return False
     if any(_CONTINUITY.fullmatch(m.group(0)) is None for m in NOW.finditer(question)):
         return True
@@ -536,10 +543,11 @@ def demotions(
         # for a set the asker dates, and the later turn one more item (LoCoMo dev, round 20).
         # A restated amount is no weak reading either: the newer number replaces the older
         # (A.7.1), and what was drawn from the older turn is as old (round 23).
+        unmarked_follows = rule.follow_unmarked and not names_its_moment(question)
         led = {
             k: v
             for k, v in out.items()
-            if question_now or v.marked or v.ended or v.restated or rule.follow_unmarked
+            if question_now or v.marked or v.ended or v.restated or unmarked_follows
         }
         out.update(follow(window, pressers, led))
     return out
