@@ -89,6 +89,9 @@ _TAKEUP = re.compile(
     r"|picked\s+up)\s+(?P<obj>[^,.;!?:()\u2014\u2013]+)",
     _I,
 )
+#: Manner and degree adverbs before the verb ("I've properly got into …", "we finally
+#: joined …"): the subject is the word before them.
+_ADVERBS_BEFORE = re.compile(r"(?:\s+[a-z]+ly)+\s*$", _I)
 _GROUP_OBJECT = re.compile(_DETERMINER + rf"(?:[\w'\u2019&-]+\s+){{0,4}}?{_GROUP}\b(?!\s+of\b)", _I)
 _ING_OBJECT = re.compile(_DETERMINER + r"(?:[\w'\u2019&-]+\s+){0,2}?(?P<ing>[a-z-]{3,}ing)\b", _I)
 
@@ -115,7 +118,8 @@ def find(clause: Clause) -> list[Draft]:
     if is_duty(text):
         return []
     for m in _TAKEUP.finditer(text):
-        if not subject_is_user(text, m.start()):
+        before = _ADVERBS_BEFORE.sub("", text[: m.start()])
+        if not subject_is_user(before, len(before)):
             continue
         if not takes_up_pastime(m["verb"], m["obj"]):
             continue
