@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from schemas.categories import Category
-from schemas.events import EdgeEvent, UpdateSemantics
+from schemas.categories import Category, UpdateSemantics
+from schemas.events import EdgeEvent
 from workers.ports import Hit
 
 

@@ -17,7 +17,7 @@ from scorer.score import DEFAULT_OPTIONS, QueryContext, Scores, ScoringOptions
 from scorer.tables import PolicyTables
 from workers.extraction.prototypes import PrototypeClassifier, default_table, is_semantic
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
-from workers.query import pastime_facts, passed_mentions, set_questions, successors
+from workers.query import passed_mentions, pastime_facts, set_questions, successors
 from workers.query.candidates import (
     MergedCandidate,
     hours,
