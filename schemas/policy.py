@@ -497,6 +497,12 @@ class PastimesPolicy(BaseModel):
     #: a question routed to Hobbies (§3.3); for any other its raw turn answers alone
     #: (workers/query/pastime_facts.py; round 25, measured: `Policy.notes["pastimes"]`).
     only_hobby_questions: bool = False
+    #: The routing weight ρ(Hobbies) below which a question is not a Hobbies question for
+    #: `only_hobby_questions`. 0.05: a question for a pastime routed mostly elsewhere ("what
+    #: new activity has X started learning?" ρ 0.09–0.16, paper-turn pastime questions routed
+    #: elsewhere 0.08–0.27) keeps the facts; a job or ward question (ρ 0.01–0.03) does not.
+    #: Measured: `Policy.notes["pastimes"]`.
+    hobby_weight_floor: float = Field(default=0.05, ge=0.0, le=1.0)
 
 
 class NormalizationPolicy(BaseModel):

@@ -78,3 +78,13 @@ def test_pastime_facts_serve_a_question_routed_to_hobbies(
     vectors = stored([embedded[e.edge_id] for e in STREAM], POLICY)
     on = {e for e, _ in ask(vectors, embedder, "what are my hobbies?", ON, NOW)}
     assert on >= PASTIMES
+
+
+def test_a_question_that_gives_hobbies_some_routing_weight_keeps_them(
+    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
+) -> None:
+    # the floor on ρ(Hobbies) decides: at 0 every question is a Hobbies question
+    vectors = stored([embedded[e.edge_id] for e in STREAM], POLICY)
+    floorless = with_rule(ON, "pastimes", hobby_weight_floor=0.0)
+    kept = {e for e, _ in ask(vectors, embedder, "where do I work?", floorless, NOW)}
+    assert kept & PASTIMES

@@ -100,11 +100,12 @@ class QueryService:
         return CATEGORY_ORDER[int(np.argmax(probs))]
 
     def _routed_to_hobbies(self, probs: np.ndarray) -> bool:
-        """Whether the question is routed to Hobbies (§3.3): the questions a pastime fact
-        serves (`pastime_facts`). Without routing every question is."""
+        """Whether the question's routing (§3.3) gives Hobbies some weight: the questions a
+        pastime fact serves (`pastime_facts`). Without routing every question does."""
         if not self._options.routing:
             return True
-        return CATEGORY_ORDER[int(np.argmax(probs))] is Category.HOBBIES_RECREATION
+        weight = float(probs[CATEGORY_ORDER.index(Category.HOBBIES_RECREATION)])
+        return weight >= self._policy.pastimes.hobby_weight_floor
 
     def _filter(self, intent: Intent, as_of: datetime | None) -> SearchFilter:
         masks = (self._policy.masks[intent], self._policy.raw_turn_masks.get(intent, {}))
