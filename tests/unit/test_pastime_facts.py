@@ -58,6 +58,8 @@ def test_a_pastime_fact_is_known_by_its_shape() -> None:
     assert {e.edge_id for e in STREAM if is_pastime_fact(e)} == PASTIMES
     keyed = by_id["s1#0"].model_copy(update={"slot_key": "hobby.brass_band"})
     assert not is_pastime_fact(keyed)  # a named hobby keeps its slot and every question
+    committed = by_id["s1#0"].model_copy(update={"confidence": 0.95})
+    assert not is_pastime_fact(committed)  # a committed start is a value family's statement
 
 
 def test_pastime_facts_leave_a_question_routed_elsewhere(

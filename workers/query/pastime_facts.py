@@ -16,7 +16,11 @@ for such a question the pastime facts leave the candidate pool; their raw turns 
 are served by their own words as they were before the fact existed.
 
 A pastime fact is known by its shape, not by any word: a non-episodic fact whose only
-category is Hobbies, with no slot (a named hobby keys `hobby.<name>`) and additive update.
+category is Hobbies, with no slot (a named hobby keys `hobby.<name>`), additive update and the
+pastime reading's stated confidence — below `SUPERSEDING`, the confidence an additive fact
+needs to supersede anything (Appendix Z), which the pastime reading never reaches by design. A
+slot-less Hobbies fact said as committed ("I've also started learning the piano", 0.95) is a
+value family's statement and competes for every question as before.
 """
 
 from __future__ import annotations
@@ -27,13 +31,19 @@ from schemas.categories import Category, UpdateSemantics
 from schemas.events import EdgeEvent
 from workers.ports import Hit
 
+#: An additive fact supersedes only at this confidence (Appendix Z); the pastime reading
+#: states its facts below it (`draft.STATED`, 0.9) so that a pastime never replaces another.
+SUPERSEDING = 0.95
+
 
 def is_pastime_fact(edge: EdgeEvent) -> bool:
-    """Whether the edge is a pastime read from its turn: slot-less, additive, Hobbies only."""
+    """Whether the edge is a pastime read from its turn: slot-less, additive, Hobbies only,
+    stated below the superseding confidence."""
     return (
         not edge.episodic
         and edge.slot_key is None
         and edge.update is UpdateSemantics.ACCUMULATE
+        and edge.confidence < SUPERSEDING
         and set(edge.categories) == {Category.HOBBIES_RECREATION}
     )
 
