@@ -100,6 +100,7 @@ def rule_extractor(policy: Policy, embedder: Embedder) -> RuleExtractor:
         normalize=policy.normalization.enabled,
         pastimes=policy.pastimes.enabled,
         pastime_habits=policy.pastimes.enabled and policy.pastimes.habits,
+        takeups=policy.pastimes.enabled and policy.pastimes.takeups,
     )
 
 

@@ -502,6 +502,20 @@ class PastimesPolicy(BaseModel):
     #: games") becomes the pastime too, instead of nothing. Measured and left off (round 24):
     #: it read farm work and packed lunches as pastimes, −1 pass heldout6, +1 stale heldout8.
     habits: bool = False
+    #: A pastime told as taken up — joined a group or a class, took up / started / got into /
+    #: signed up for an activity (workers/extraction/patterns_takeups.py) — is the same
+    #: Hobbies fact (round 25; measured: `Policy.notes["pastimes"]`).
+    takeups: bool = False
+    #: Query time: a pastime fact (slot-less, additive, Hobbies only) is a candidate only for
+    #: a question routed to Hobbies (§3.3); for any other its raw turn answers alone
+    #: (workers/query/pastime_facts.py; round 25, measured: `Policy.notes["pastimes"]`).
+    only_hobby_questions: bool = False
+    #: The routing weight ρ(Hobbies) below which a question is not a Hobbies question for
+    #: `only_hobby_questions`. 0.05: a question for a pastime routed mostly elsewhere ("what
+    #: new activity has X started learning?" ρ 0.09–0.16, paper-turn pastime questions routed
+    #: elsewhere 0.08–0.27) keeps the facts; a job or ward question (ρ 0.01–0.03) does not.
+    #: Measured: `Policy.notes["pastimes"]`.
+    hobby_weight_floor: float = Field(default=0.05, ge=0.0, le=1.0)
 
 
 class NormalizationPolicy(BaseModel):

@@ -137,12 +137,18 @@ _COUNTED = re.compile(
 )
 
 
+def is_duty(text: str) -> bool:
+    """Whether a clause tells a duty or daily care (work, a commute, errands, money, a meal,
+    sleep, medicine, a regimen) or makes a request: no pastime, however it is told."""
+    return _DUTY.search(text) is not None
+
+
 def reads_as_pastime(text: str) -> bool:
     """Whether a clause tells an activity the user habitually does (and not a duty)."""
     marked = _COUNTED.sub(" ", text)
     if not (marks_recurrence(marked, adverbs=False) or _HABITUAL.search(marked)):
         return False
-    if _OTHER_SUBJECT.match(text) or _DUTY.search(text):
+    if _OTHER_SUBJECT.match(text) or is_duty(text):
         return False
     return _ACTIVITY.search(text) is not None
 

@@ -50,6 +50,7 @@ from workers.extraction import (
     patterns_rates,
     patterns_routines,
     patterns_social,
+    patterns_takeups,
     patterns_values,
     patterns_vehicle,
     patterns_ventures,
@@ -137,6 +138,7 @@ class RuleExtractor:
         normalize: bool = False,
         pastimes: bool = False,
         pastime_habits: bool = False,
+        takeups: bool = False,
     ) -> None:
         """`withdrawal`: also yield the candidate retraction the trained probe confirms or
         drops in the extraction stage (`withdrawal.py`); without it only the markers retract.
@@ -144,9 +146,12 @@ class RuleExtractor:
         (`workers/text/register.py`: fillers, texting, markdown); the raw turn is unchanged.
         `pastimes`: a habitual activity no other family reads is a Hobbies fact
         (`patterns_pastimes`, policy `pastimes.enabled`); `pastime_habits`: so is a value
-        family's habit that names no attribute (policy `pastimes.habits`)."""
+        family's habit that names no attribute (policy `pastimes.habits`); `takeups`: so is
+        a pastime told as taken up — joined, took up, started … (`patterns_takeups`, policy
+        `pastimes.takeups`)."""
         self._pastimes = pastimes
         self._habits = pastime_habits
+        self._takeups = takeups
         self._context_turns = context_turns
         self._withdrawal = withdrawal
         self._read: Callable[[str], str] = canonical if normalize else str
@@ -154,7 +159,26 @@ class RuleExtractor:
     def extract(self, turn: TurnEvent, context: Sequence[TurnEvent] = ()) -> list[ExtractedFact]:
         if turn.role != "user" or not turn.text.strip():
             return []
-        quarantined, found = _scan_once(self._read(turn.text), self._pastimes, self._habits)
+        facts = self._read_turn(turn, context, self._takeups)
+        if self._pastimes:
+            kept = patterns_pastimes.only_in_factless_turns(facts)
+            if self._takeups and len(kept) < len(facts):
+                # A take-up read in a turn that says something else is no pastime of its own
+                # (the guard drops it); the clause is read as it was before the family, so the
+                # take-up costs the turn none of the value families' readings.
+                kept = patterns_pastimes.only_in_factless_turns(
+                    self._read_turn(turn, context, False)
+                )
+            facts = kept
+        return merge(_with_long_forms(facts, turn.text))
+
+    def _read_turn(
+        self, turn: TurnEvent, context: Sequence[TurnEvent], takeups: bool
+    ) -> list[ExtractedFact]:
+        """The turn's facts, before the pastime guard."""
+        quarantined, found = _scan_once(
+            self._read(turn.text), self._pastimes, self._habits, takeups
+        )
         facts: list[ExtractedFact] = []
         if quarantined:
             facts.append(_quarantine(list(quarantined)))
@@ -166,9 +190,7 @@ class RuleExtractor:
         facts.extend(_link(pending, session))
         if self._withdrawal and (candidate := withdrawal_fact(turn.text, facts, session.pairs())):
             facts.append(candidate)
-        if self._pastimes:
-            facts = patterns_pastimes.only_in_factless_turns(facts)
-        return merge(_with_long_forms(facts, turn.text))
+        return facts
 
 
 def _with_long_forms(facts: list[ExtractedFact], text: str) -> list[ExtractedFact]:
@@ -191,15 +213,17 @@ def _with_long_forms(facts: list[ExtractedFact], text: str) -> list[ExtractedFac
 
 @lru_cache(maxsize=4096)
 def _scan_once(
-    text: str, pastimes: bool = False, habits: bool = False
+    text: str, pastimes: bool = False, habits: bool = False, takeups: bool = False
 ) -> tuple[tuple[str, ...], tuple[Found, ...]]:
     """`_scan`, once per text: a turn's extraction and its reading as context later
     (`_plain_slots`, which the withdrawal candidate asks of every turn) share it."""
-    quarantined, found = _scan(text, pastimes, habits)
+    quarantined, found = _scan(text, pastimes, habits, takeups)
     return tuple(quarantined), tuple(found)
 
 
-def _scan(text: str, pastimes: bool = False, habits: bool = False) -> tuple[list[str], list[Found]]:
+def _scan(
+    text: str, pastimes: bool = False, habits: bool = False, takeups: bool = False
+) -> tuple[list[str], list[Found]]:
     quarantined: list[str] = []
     per_sentence: list[tuple[str, list[tuple[Draft, Clause]], float]] = []
     soft_before: int | None = None
@@ -222,7 +246,7 @@ def _scan(text: str, pastimes: bool = False, habits: bool = False) -> tuple[list
             clause_index += 1
             drafts.extend(
                 (retraction.with_topic(dr, framed), clause)
-                for dr in _clause_drafts(clause, pastimes, habits)
+                for dr in _clause_drafts(clause, pastimes, habits, takeups)
             )
         per_sentence.append((sentence, drafts, emotional_loading(sentence)))
     emotions = spread_emotion([(bool(dr), e) for _, dr, e in per_sentence])
@@ -245,7 +269,9 @@ def _scan(text: str, pastimes: bool = False, habits: bool = False) -> tuple[list
     return quarantined, found
 
 
-def _clause_drafts(clause: Clause, pastimes: bool = False, habits: bool = False) -> list[Draft]:
+def _clause_drafts(
+    clause: Clause, pastimes: bool = False, habits: bool = False, takeups: bool = False
+) -> list[Draft]:
     drafts: list[Draft] = []
     for family in FAMILIES:
         drafts.extend(family(clause))
@@ -253,6 +279,8 @@ def _clause_drafts(clause: Clause, pastimes: bool = False, habits: bool = False)
         drafts = patterns_pastimes.with_habits_as_pastimes(drafts, clause)
     if pastimes:  # last, at the lowest priority: any other reading of the clause wins
         drafts.extend(patterns_pastimes.find(clause))
+    if pastimes and takeups:  # before the value families, which read it as a bare start
+        drafts.extend(patterns_takeups.find(clause))
     kept: list[Draft] = []
     for dr in sorted(drafts, key=lambda x: (x.priority, x.span)):
         start, end = dr.span

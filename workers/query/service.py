@@ -17,7 +17,7 @@ from scorer.score import DEFAULT_OPTIONS, QueryContext, Scores, ScoringOptions
 from scorer.tables import PolicyTables
 from workers.extraction.prototypes import PrototypeClassifier, default_table, is_semantic
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
-from workers.query import passed_mentions, set_questions, successors
+from workers.query import passed_mentions, pastime_facts, set_questions, successors
 from workers.query.candidates import (
     MergedCandidate,
     hours,
@@ -98,6 +98,14 @@ class QueryService:
         if not set_questions.asks_for_set(question):
             return None
         return CATEGORY_ORDER[int(np.argmax(probs))]
+
+    def _routed_to_hobbies(self, probs: np.ndarray) -> bool:
+        """Whether the question's routing (§3.3) gives Hobbies some weight: the questions a
+        pastime fact serves (`pastime_facts`). Without routing every question does."""
+        if not self._options.routing:
+            return True
+        weight = float(probs[CATEGORY_ORDER.index(Category.HOBBIES_RECREATION)])
+        return weight >= self._policy.pastimes.hobby_weight_floor
 
     def _filter(self, intent: Intent, as_of: datetime | None) -> SearchFilter:
         masks = (self._policy.masks[intent], self._policy.raw_turn_masks.get(intent, {}))
@@ -244,6 +252,8 @@ class QueryService:
         user, policy = request.user_id, self._policy
         kind = self._set_category(request.query, probs)
         by_source, abstract = self._search(request, qv, probs, intent)
+        if policy.pastimes.only_hobby_questions and not self._routed_to_hobbies(probs):
+            by_source = pastime_facts.without_pastime_facts(by_source)
         scale = (
             self._calibration.scale()
             if policy.sigma_normalization in ("calibrated", "ceiling")
