@@ -102,7 +102,9 @@ _SPAN = (
 )
 _SPAN_ONLY = re.compile(rf"\b{_SPAN}\b", _I)
 #: "been doing it twelve years", "done it for a decade": the span said of the role after it.
-_DOING_SPAN = rf"(?:been\s+doing\s+(?:it|this|that|the\s+job)|done\s+it)\s+(?:for\s+)?{_NUMBER}\s+years"
+_DOING_SPAN = (
+    rf"(?:been\s+doing\s+(?:it|this|that|the\s+job)|done\s+it)\s+(?:for\s+)?{_NUMBER}\s+years"
+)
 _HELD = re.compile(
     # "I'm a …" / "I've been a …" / "I have been the …"
     r"(?:\b(?P<lead>i'm|i\s+am|im|i've\s+been|ive\s+been|i\s+have\s+been)\s+(?:an?|the)\s+"
@@ -213,7 +215,9 @@ def find(clause: Clause) -> list[Draft]:
             if (role := _role(m["obj"])) is not None:
                 out.append(_profession(m, role))
         for m in _LIVING.finditer(text):
-            out.append(_profession(m, m["obj"], f"User's job, what they do for a living, is {m['obj']}"))
+            out.append(
+                _profession(m, m["obj"], f"User's job, what they do for a living, is {m['obj']}")
+            )
     for m in _ORIGIN.finditer(text):
         # born / raised / brought up: the subject comes before ("my son was born in …")
         passive = re.match(r"born|raised|brought|bred", m.group(0), _I)
