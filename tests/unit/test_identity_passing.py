@@ -88,8 +88,8 @@ def test_a_wish_later_in_the_clause_does_not_soften_the_trade() -> None:
     """The clause's hedge ("I'd like …") is about the wish after the trade: the profession
     stays a committed replace (`hedge_scope`), or a later change of job could not supersede
     it and a soft fact would weigh nothing (AV4 asks the newest job)."""
-    turn = TurnEvent(user_id="u", session_id="s", turn_id="t", role="user", timestamp=AT,
-                     text="after fifteen years of shoeing horses for a living I'd like to find a desk job")  # fmt: skip
+    text = "after fifteen years of shoeing horses for a living I'd like to find a desk job"
+    turn = TurnEvent(user_id="u", session_id="s", turn_id="t", role="user", timestamp=AT, text=text)
     (fact,) = [f for f in RuleExtractor().extract(turn) if f.slot_key == "user.profession"]
     assert fact.update is UpdateSemantics.REPLACE and fact.confidence >= 0.95
 
@@ -97,8 +97,8 @@ def test_a_wish_later_in_the_clause_does_not_soften_the_trade() -> None:
 def test_the_raw_turn_keeps_its_own_category() -> None:
     """The turn is about something else (a request); raised to Identity beside its fact it
     took a second place for one identity."""
-    turn = TurnEvent(user_id="u", session_id="s", turn_id="t", role="user", timestamp=AT,
-                     text="Recipe for soda bread please. born and raised in Sligo, so make it proper.")  # fmt: skip
+    text = "Recipe for soda bread please. born and raised in Sligo, so make it proper."
+    turn = TurnEvent(user_id="u", session_id="s", turn_id="t", role="user", timestamp=AT, text=text)
     facts = RuleExtractor().extract(turn)
     assert any(f.slot_key == "user.hometown" for f in facts)
     raw = [e for e in edges_for_turn(turn, facts) if e.episodic]
@@ -134,4 +134,3 @@ def test_a_plan_withdrawn_by_its_words_never_takes_back_who_the_user_is() -> Non
 )  # fmt: skip
 def test_a_question_in_the_attributes_own_words_is_cued_to_identity(question: str) -> None:
     assert _KEYWORDS[Category.IDENTITY_SELF_CONCEPT].search(question)
-
