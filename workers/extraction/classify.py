@@ -22,7 +22,7 @@ from schemas.categories import Category, UpdateSemantics
 from schemas.events import EdgeEvent, normalize_slot_key, normalize_weights
 from workers.embedding.attach import with_embeddings
 from workers.extraction import draft as d
-from workers.extraction.model import ExtractedFact
+from workers.extraction.model import LENDS_NO_CATEGORY, ExtractedFact
 from workers.extraction.prototypes import Attribute, PrototypeClassifier, Verdict, is_semantic
 from workers.extraction.raw_turns import with_raw_meaning
 from workers.extraction.withdrawal_probe import ReadsWithdrawal, is_candidate, unconfirmed
@@ -118,7 +118,7 @@ def _classified(
     out: list[EdgeEvent | None] = list(edges)
     for i, verdict in zip(todo, verdicts, strict=True):
         edge = edges[i]
-        if facts[i].prototype == "check":
+        if facts[i].prototype in ("check", "passing"):
             siblings = {f.slot_key for j, f in enumerate(facts) if j != i and f.slot_key}
             out[i] = _checked(edge, verdict, classifier, siblings)
         else:
@@ -149,11 +149,12 @@ def _without(
     point at them, and take their categories from the facts that remain."""
     dropped = {edges[i].edge_id for i, flag in enumerate(drop) if flag}
     fact_edges = [e for i, e in enumerate(edges[: len(facts)]) if not drop[i]]
-    # a pastime lends the raw turn no category (`stage._mixed_categories`)
+    # a pastime or an identity told in passing lends the raw turn no category
+    # (`stage._mixed_categories`)
     lending = [
         e
         for i, e in enumerate(edges[: len(facts)])
-        if not drop[i] and facts[i].prototype not in ("pastime", "habit")
+        if not drop[i] and facts[i].prototype not in LENDS_NO_CATEGORY
     ]
     mixed = _mixed(lending) if lending else {Category.OTHER: 1.0}
     final = list(fact_edges)

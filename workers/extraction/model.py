@@ -24,9 +24,14 @@ from schemas.events import UtcDatetime, normalize_slot_key, normalize_weights
 #: the withdrawal probe reads the raw turn's vector as one (`withdrawal_probe.unconfirmed`);
 #: "pastime": a habitual activity (`patterns_pastimes`) kept as a Hobbies fact only if the
 #: prototypes read it as one (`classify.PASTIME_MARGIN`); "habit": "require", but a habit that
-#: names no attribute in a clause read as a pastime is that pastime instead of nothing. None:
-#: leave it (LLM facts).
-PrototypeUse = Literal["decide", "require", "check", "withdrawal", "pastime", "habit"]
+#: names no attribute in a clause read as a pastime is that pastime instead of nothing;
+#: "passing": "check", for an identity told in passing (`patterns_identity_passing`) — the turn
+#: is about something else, so the fact lends its raw turn no category (`stage`). None: leave
+#: it (LLM facts).
+PrototypeUse = Literal["decide", "require", "check", "withdrawal", "pastime", "habit", "passing"]
+#: Facts that lend their raw turn no category (`stage._mixed_categories`, `classify._without`):
+#: the fact answers for the turn, and the turn raised beside it would take a second place.
+LENDS_NO_CATEGORY: tuple[PrototypeUse, ...] = ("pastime", "habit", "passing")
 
 #: Soft membership must still have a clear primary category (paper §3.1, A.5): a fact whose
 #: strongest weight is below this is a classification failure, not a soft fact.

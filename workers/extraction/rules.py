@@ -39,6 +39,7 @@ from workers.extraction import (
     patterns_habits,
     patterns_home,
     patterns_identity,
+    patterns_identity_passing,
     patterns_languages,
     patterns_leisure,
     patterns_money,
@@ -100,6 +101,7 @@ FAMILIES: tuple[Callable[[Clause], list[Draft]], ...] = (
     patterns_social.find,
     patterns_pets.find,  # was the tail of patterns_social.find: keep it right after
     patterns_identity.find,
+    patterns_identity_passing.find,
     patterns_home.find,
     patterns_work.find,
     patterns_plans.find,
@@ -262,7 +264,8 @@ def _scan(
             clause = clause_of[index]
             parts = segments(clause.text, [dr.span for dr in group])
             found.extend(
-                Found(dr, clause, sentence, len(drafts), soft or hedged(clause.text),
+                Found(dr, clause, sentence, len(drafts),
+                      soft or hedged(patterns_identity_passing.hedge_scope(dr, clause.text)),
                       emotions[i], segment)
                 for dr, segment in zip(group, parts, strict=True)
             )  # fmt: skip

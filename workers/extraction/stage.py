@@ -15,7 +15,7 @@ from datetime import datetime
 from schemas.categories import Category
 from schemas.events import EdgeEvent, TurnEvent
 from workers.extraction.long_turns import extraction_turn, raw_chunks
-from workers.extraction.model import ExtractedFact
+from workers.extraction.model import LENDS_NO_CATEGORY, ExtractedFact
 
 __all__ = [
     "SessionContext",
@@ -52,8 +52,11 @@ def _mixed_categories(facts: Sequence[ExtractedFact]) -> dict[Category, float]:
 
     A pastime read from the turn's habitual aspect (`patterns_pastimes`) lends the turn no
     category: the fact itself answers the question for the set, and the turn raised beside it
-    would take a second of the first places for one item (docs/extraction.md, round 24)."""
-    facts = [f for f in facts if f.prototype not in ("pastime", "habit")]
+    would take a second of the first places for one item (docs/extraction.md, round 24). So
+    does an identity told in passing (`patterns_identity_passing`): the turn asks for
+    something else, and raised to Identity beside its fact it took a second and third place
+    for one identity (round 25)."""
+    facts = [f for f in facts if f.prototype not in LENDS_NO_CATEGORY]
     if not facts:
         return {Category.OTHER: 1.0}
     total: dict[Category, float] = defaultdict(float)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from schemas.categories import Category
 from schemas.events import EdgeEvent
 from schemas.policy import Policy
 from workers.lifecycle.association import PSEUDO_PREFIX, is_pseudo
@@ -115,6 +116,19 @@ def is_candidate(edge: EdgeEvent, retraction: EdgeEvent) -> bool:
     )
 
 
+def _stable_identity(edge: EdgeEvent) -> bool:
+    """A keyed, undated Identity fact — a profession, a home town, a first language: who the
+    user is (Table 1 row 1: identity, no decay; it changes by a new statement of the same
+    slot, A.7.1). A retraction that names no slot it fills is a plan given up, guessed from
+    its words; it never takes back who the user is ("up at dawn whenever a job is cancelled"
+    names a job, not the user's trade; round 25). A dated one (a job about to start) is a
+    plan, and stays a target."""
+    if edge.slot_key is None or edge.event_time is not None or not edge.categories:
+        return False
+    primary = max(edge.categories.items(), key=lambda kv: kv[1])[0]
+    return primary is Category.IDENTITY_SELF_CONCEPT
+
+
 def _edge_words(edge: EdgeEvent) -> frozenset[str]:
     return _text_words(edge.text, edge.slot_key)
 
@@ -134,7 +148,7 @@ def find_target(retraction: EdgeEvent, edges: Sequence[EdgeEvent], policy: Polic
         return None  # resolved: the slot it names has members before it
     things = named_things(retraction)
     named = sorted(
-        {e.edge_id: e for e in earlier if _names(things, e)}.values(),
+        {e.edge_id: e for e in earlier if _names(things, e) and not _stable_identity(e)}.values(),
         key=lambda e: (e.ingest_time, e.edge_id),
     )
     return _closest(retraction, named, policy)
@@ -169,7 +183,7 @@ def find_target_indexed(retraction: EdgeEvent, edges: UserEdges, policy: Policy)
             e.edge_id: e
             for head in sorted({words[-1] for words in things})
             for e in edges.by_word.get(head, ())
-            if is_candidate(e, retraction) and _names(things, e)
+            if is_candidate(e, retraction) and _names(things, e) and not _stable_identity(e)
         }.values(),
         key=lambda e: (e.ingest_time, e.edge_id),
     )

@@ -82,7 +82,14 @@ _KEYWORDS: dict[Category, re.Pattern[str]] = {
         re.I,
     ),
     C.PREFERENCES_HABITS: re.compile(r"\b(like|prefer|favou?rite|diet|eat|drink|habit)\b", re.I),
-    C.IDENTITY_SELF_CONCEPT: re.compile(r"\b(live|city|job|work|name|age|profession)\b", re.I),
+    # The attribute's own words: an occupation ("trade", "for a living", "occupation") and
+    # an origin ("grow up", "home town", "originally", "born") ask for who the user is as
+    # much as "job" and "live" do (round 25: "What's my trade?" routed to Preferences).
+    C.IDENTITY_SELF_CONCEPT: re.compile(
+        r"\b(live|city|job|work|name|age|profession|occupation|trade|career|for\s+a\s+living"
+        r"|gr[eo]w\s+up|brought\s+up|home\s?town|originally|born)\b",
+        re.I,
+    ),
     C.HOBBIES_RECREATION: re.compile(r"\b(hobby|hobbies|fun|sport|play)\b", re.I),
     C.PROJECTS_ENDEAVORS: re.compile(r"\b(project|thesis|startup|application|building)\b", re.I),
 }
