@@ -304,6 +304,11 @@ class NewerStatementsPolicy(BaseModel):
     #: `Policy.notes["marked_min_cosine"]`).
     marked_min_cosine: float = Field(default=1.1, ge=-1.0, le=1.1)
     marked_low_sigma: bool = False
+    #: With `turn_says_now`, a newer raw turn that says the change itself marks it as a
+    #: present-time word does: a verb of replacing told as done ("switched to …"), "it's
+    #: changed", a correction's label (round 25, r25-av1; `workers/query/change_said.py`,
+    #: `Policy.notes["change_said_marks"]`).
+    change_said_marks: bool = False
 
 
 class BracketedVersionsPolicy(BaseModel):

@@ -71,6 +71,7 @@ from workers.extraction.dates import has_date_cue, is_deictic
 from workers.extraction.patterns_money import AMOUNT
 from workers.extraction.rules import USED_TO
 from workers.query import low_cosine_versions
+from workers.query.change_said import says_changed
 from workers.query.candidates import MergedCandidate
 from workers.query.present_habit import asks_others_habit, asks_present_habit
 from workers.query.pressed_values import mentioned_as_of
@@ -269,9 +270,14 @@ def about_before(text: str) -> bool:
 def _marked(newer: MergedCandidate, rule: NewerStatementsPolicy) -> bool:
     """The user's own contrast with before ("… now", "these days") marks a newer raw turn as
     the current value, whatever the question says and however well it matches it
-    (issue-11aa)."""
+    (issue-11aa) — and, with `change_said_marks`, the change said itself ("switched to …",
+    "it's changed", "Correction: …"; `change_said.says_changed`, round 25)."""
     edge = newer.record.edge
-    return rule.turn_says_now and edge.episodic and says_now(edge.text)
+    return (
+        rule.turn_says_now
+        and edge.episodic
+        and (says_now(edge.text) or (rule.change_said_marks and says_changed(edge.text)))
+    )
 
 
 @lru_cache(maxsize=256)
