@@ -288,6 +288,11 @@ class NewerStatementsPolicy(BaseModel):
     #: A presser past the window must be this close to the candidate it presses (the window's
     #: own pressers need `min_cosine`): round 22, measured with `shown_newer_leads`.
     deeper_min_cosine: float = Field(default=0.35, ge=-1.0, le=1.0)
+    #: Pressers past the window also for a present-habit do-question without a present-time
+    #: word (any subject: `asks_current_value` with `others`), but only those that say the
+    #: change themselves (`turn_says_now`, `change_said_marks`): round 25, r25-av1;
+    #: `Policy.notes["deeper_marked_habit"]`.
+    deeper_marked_habit: bool = False
     #: `shown_newer_leads` also for a do-support question in the simple present without a
     #: present-time word ("what car does Sam drive?"; round 22, r22-latest;
     #: `Policy.notes["newer_statements"]`).

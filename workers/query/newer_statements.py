@@ -471,9 +471,14 @@ def demotions(
         return {}
     many = asks_for_many(question)
     quantity = ASKS_QUANTITY.search(question) is not None
-    pressers = [*window, *deeper]
     # Read once per newer turn, not once per pair (`says_now` scans the whole turn).
-    says = {m.record.edge_id: _marked(m, rule) for m in pressers}
+    says = {m.record.edge_id: _marked(m, rule) for m in [*window, *deeper]}
+    if not question_now:
+        # Past the window for a question that does not say now (a present-habit do-question,
+        # `reads_deeper(…, habit=True)`), only the user's own mark of the change vouches that
+        # the turn is a newer version and not a remark on the topic (round 25).
+        deeper = [m for m in deeper if says[m.record.edge_id]]
+    pressers = [*window, *deeper]
     aimed = _aims(window[:shown], deeper)
     # The newer turns shown among the first (before any rule moves them), for a question that
     # asks which value holds now: their place waives the σ condition (`shown_newer_leads`).
@@ -537,7 +542,7 @@ def demotions(
     return out
 
 
-def reads_deeper(question: str) -> bool:
+def reads_deeper(question: str, habit: bool = False) -> bool:
     """Whether pressers past the window are read for this question (`pressers_from`). Inside
     the window the question vouches that a turn is about what it asks; past it, only a
     question that contrasts the present with before (`asks_now`: the asker expects a change)
@@ -545,8 +550,16 @@ def reads_deeper(question: str) -> bool:
     later turn is one more item, AV5). Measured (round 21): of the demotions deeper pressers
     made on the validation tellings, for questions that say now 5 moved a stale answer and 2
     a gold one out of the first five; for the others 1 and 6 — and on LoCoMo dev (development)
-    deeper "now" turns pressed the evidence of dated and set questions."""
-    return not asks_for_many(question) and asks_now(question)
+    deeper "now" turns pressed the evidence of dated and set questions.
+
+    `habit` (`deeper_marked_habit`, round 25): also a do-question in the simple present,
+    whoever its subject (`asks_current_value` with the present habit: "how does she get to
+    work?" asks which way holds now without saying "now"); then only a deeper turn that itself
+    says the change (`_marked`) presses (`demotions`) — the user's word standing in for the
+    asker's contrast with before."""
+    if asks_for_many(question):
+        return False
+    return asks_now(question) or (habit and asks_current_value(question, True, others=True))
 
 
 def _keys(candidate: MergedCandidate, turn_keys: Mapping[str, frozenset[str]]) -> set[str]:
