@@ -73,7 +73,7 @@ from workers.extraction.rules import USED_TO
 from workers.query import low_cosine_versions
 from workers.query.change_said import says_changed
 from workers.query.candidates import MergedCandidate
-from workers.query.present_habit import asks_others_habit, asks_present_habit
+from workers.query.present_habit import asks_attitude, asks_others_habit, asks_present_habit
 from workers.query.pressed_values import mentioned_as_of
 
 #: Present-time adverbials: a question carrying one asks about the present as opposed to
@@ -556,10 +556,14 @@ def reads_deeper(question: str, habit: bool = False) -> bool:
     whoever its subject (`asks_current_value` with the present habit: "how does she get to
     work?" asks which way holds now without saying "now"); then only a deeper turn that itself
     says the change (`_marked`) presses (`demotions`) — the user's word standing in for the
-    asker's contrast with before."""
+    asker's contrast with before. Not for a verb of attitude (`asks_attitude`: "what does she
+    hope …?" asks what was said; LoCoMo dev lost a question at 5 to a later, close "now"
+    remark on the same hope)."""
     if asks_for_many(question):
         return False
-    return asks_now(question) or (habit and asks_current_value(question, True, others=True))
+    return asks_now(question) or (
+        habit and asks_current_value(question, True, others=True) and not asks_attitude(question)
+    )
 
 
 def _keys(candidate: MergedCandidate, turn_keys: Mapping[str, frozenset[str]]) -> set[str]:
