@@ -71,8 +71,8 @@ from workers.extraction.dates import has_date_cue, is_deictic
 from workers.extraction.patterns_money import AMOUNT
 from workers.extraction.rules import USED_TO
 from workers.query import low_cosine_versions
-from workers.query.change_said import says_changed
 from workers.query.candidates import MergedCandidate
+from workers.query.change_said import says_changed
 from workers.query.present_habit import asks_attitude, asks_others_habit, asks_present_habit
 from workers.query.pressed_values import mentioned_as_of
 
