@@ -48,3 +48,35 @@ def says_changed(text: str) -> bool:
         CHANGE.search(clause.strip()) is not None and not clause.rstrip().endswith("?")
         for clause in _CLAUSE.findall(text)
     )
+
+
+#: The replaced value a change names: "switched from <X> to …", "changed over from <X>" — the
+#: words after "from" up to "to" or the clause's end.
+_SOURCE = re.compile(
+    r"\b(?:switched|swapped|changed)\s+(?:(?:it|over|back)\s+){0,2}from\s+(.+?)(?:\s+to\b|$)",
+    re.I,
+)
+_WORD = re.compile(r"[a-z]{4,}")
+
+
+def replaced_words(text: str) -> frozenset[str] | None:
+    """The content words (their first five letters) of the value a said change names as
+    replaced ("I switched from pescatarian to …" → {"pesca"}), or None where it names none.
+    Such a change is about that value: it leads only a statement that says it (round 25: a
+    diet's change pressed a food allergy, a pub drink's change a home)."""
+    words = {
+        w[:5]
+        for clause in _CLAUSE.findall(text)
+        if not clause.rstrip().endswith("?")
+        for m in _SOURCE.finditer(clause.strip())
+        for w in _WORD.findall(m.group(1).lower())
+    }
+    return frozenset(words) or None
+
+
+def names_other(newer_text: str, older_text: str) -> bool:
+    """Whether the newer turn's said change names a replaced value the older text never says."""
+    source = replaced_words(newer_text)
+    if source is None:
+        return False
+    return source.isdisjoint(w[:5] for w in _WORD.findall(older_text.lower()))

@@ -72,7 +72,7 @@ from workers.extraction.patterns_money import AMOUNT
 from workers.extraction.rules import USED_TO
 from workers.query import low_cosine_versions
 from workers.query.candidates import MergedCandidate
-from workers.query.change_said import says_changed
+from workers.query.change_said import names_other, says_changed
 from workers.query.present_habit import asks_attitude, asks_others_habit, asks_present_habit
 from workers.query.pressed_values import mentioned_as_of
 
@@ -277,6 +277,19 @@ def _marked(newer: MergedCandidate, rule: NewerStatementsPolicy) -> bool:
         rule.turn_says_now
         and edge.episodic
         and (says_now(edge.text) or (rule.change_said_marks and says_changed(edge.text)))
+    )
+
+
+def _names_other(
+    newer: MergedCandidate, older: MergedCandidate, rule: NewerStatementsPolicy
+) -> bool:
+    """A turn marked by its said change alone (not by a present-time word) that names the value
+    it replaced ("switched from X to Y") marks nothing for an older statement that never says
+    X (`change_said.names_other`; round 25, the generator's test half: a diet's change pressed
+    a food allergy)."""
+    text = newer.record.edge.text
+    return (
+        rule.change_said_marks and not says_now(text) and names_other(text, older.record.edge.text)
     )
 
 
@@ -511,7 +524,8 @@ def demotions(
             and (
                 pressed := _presses(
                     older, newer, told, as_of, rule, question_now, many,
-                    says[newer.record.edge_id], newer.record.edge_id in leads_shown, quantity,
+                    says[newer.record.edge_id] and not _names_other(newer, older, rule),
+                    newer.record.edge_id in leads_shown, quantity,
                     tier,
                 )
             )
