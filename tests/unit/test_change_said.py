@@ -150,3 +150,19 @@ def test_a_verb_of_attitude_is_read_by_its_do_support() -> None:
     assert asks_attitude("what do I love about the place?")
     assert not asks_attitude("what does she drink before bed?")
     assert not asks_attitude("how does he get to work?")
+
+
+def test_a_change_that_names_what_it_replaced_leads_only_a_statement_of_that() -> None:
+    # "switched from <X> to <Y>" is about X: it leads the statement that says X ...
+    named = _candidate(
+        "new#raw", LATER, NEW, 0.1, "I switched from the aisle seat to the window seat."
+    )
+    led = _led("which seat is my preference?", [STALE, *FILLERS[:8], named])
+    assert set(led) == {"old#raw"} and led["old#raw"].marked
+    # ... and no other statement near it, however close their vectors (a diet's change and a
+    # food allergy; a pub drink's change and a home): then σ decides, as for an unmarked turn.
+    other = _candidate("new#raw", LATER, NEW, 0.1, "I switched from buses to trams.")
+    assert _led("which seat is my preference?", [STALE, *FILLERS[:8], other]) == {}
+    # A present-time word marks it as before, named source or not (round 24's mark).
+    now = _candidate("new#raw", LATER, NEW, 0.1, "I switched from buses to trams, trams now.")
+    assert set(_led("which seat is my preference?", [STALE, *FILLERS[:8], now])) == {"old#raw"}
