@@ -296,6 +296,11 @@ class NewerStatementsPolicy(BaseModel):
     #: A presser past the window must be this close to the candidate it presses (the window's
     #: own pressers need `min_cosine`): round 22, measured with `shown_newer_leads`.
     deeper_min_cosine: float = Field(default=0.35, ge=-1.0, le=1.0)
+    #: Pressers past the window also for a present-habit do-question without a present-time
+    #: word (any subject: `asks_current_value` with `others`), but only those that say the
+    #: change themselves (`turn_says_now`, `change_said_marks`): round 25, r25-av1;
+    #: `Policy.notes["deeper_marked_habit"]`.
+    deeper_marked_habit: bool = False
     #: `shown_newer_leads` also for a do-support question in the simple present without a
     #: present-time word ("what car does Sam drive?"; round 22, r22-latest;
     #: `Policy.notes["newer_statements"]`).
@@ -317,6 +322,11 @@ class NewerStatementsPolicy(BaseModel):
     #: that says "now" does (A.7.1; round 25, lead; `workers/query/ended_values.py`,
     #: `Policy.notes["ended_value_marks"]`).
     ended_value_marks: bool = False
+    #: With `turn_says_now`, a newer raw turn that says the change itself marks it as a
+    #: present-time word does: a verb of replacing told as done ("switched to …"), "it's
+    #: changed", a correction's label (round 25, r25-av1; `workers/query/change_said.py`,
+    #: `Policy.notes["change_said_marks"]`).
+    change_said_marks: bool = False
 
 
 class BracketedVersionsPolicy(BaseModel):

@@ -72,7 +72,8 @@ from workers.extraction.patterns_money import AMOUNT
 from workers.extraction.rules import USED_TO
 from workers.query import ended_values, low_cosine_versions
 from workers.query.candidates import MergedCandidate
-from workers.query.present_habit import asks_others_habit, asks_present_habit
+from workers.query.change_said import names_other, says_changed
+from workers.query.present_habit import asks_attitude, asks_others_habit, asks_present_habit
 from workers.query.pressed_values import mentioned_as_of
 from workers.text.bm25 import tokenize
 
@@ -280,9 +281,27 @@ def about_before(text: str) -> bool:
 def _marked(newer: MergedCandidate, rule: NewerStatementsPolicy) -> bool:
     """The user's own contrast with before ("… now", "these days") marks a newer raw turn as
     the current value, whatever the question says and however well it matches it
-    (issue-11aa)."""
+    (issue-11aa) — and, with `change_said_marks`, the change said itself ("switched to …",
+    "it's changed", "Correction: …"; `change_said.says_changed`, round 25)."""
     edge = newer.record.edge
-    return rule.turn_says_now and edge.episodic and says_now(edge.text)
+    return (
+        rule.turn_says_now
+        and edge.episodic
+        and (says_now(edge.text) or (rule.change_said_marks and says_changed(edge.text)))
+    )
+
+
+def _names_other(
+    newer: MergedCandidate, older: MergedCandidate, rule: NewerStatementsPolicy
+) -> bool:
+    """A turn marked by its said change alone (not by a present-time word) that names the value
+    it replaced ("switched from X to Y") marks nothing for an older statement that never says
+    X (`change_said.names_other`; round 25, the generator's test half: a diet's change pressed
+    a food allergy)."""
+    text = newer.record.edge.text
+    return (
+        rule.change_said_marks and not says_now(text) and names_other(text, older.record.edge.text)
+    )
 
 
 @lru_cache(maxsize=256)
@@ -485,9 +504,14 @@ def demotions(
         return {}
     many = asks_for_many(question)
     quantity = ASKS_QUANTITY.search(question) is not None
-    pressers = [*window, *deeper]
     # Read once per newer turn, not once per pair (`says_now` scans the whole turn).
-    says = {m.record.edge_id: _marked(m, rule) for m in pressers}
+    says = {m.record.edge_id: _marked(m, rule) for m in [*window, *deeper]}
+    if not question_now:
+        # Past the window for a question that does not say now (a present-habit do-question,
+        # `reads_deeper(…, habit=True)`), only the user's own mark of the change vouches that
+        # the turn is a newer version and not a remark on the topic (round 25).
+        deeper = [m for m in deeper if says[m.record.edge_id]]
+    pressers = [*window, *deeper]
     aimed = _aims(window[:shown], deeper)
     # The newer turns shown among the first (before any rule moves them), for a question that
     # asks which value holds now: their place waives the σ condition (`shown_newer_leads`).
@@ -520,7 +544,8 @@ def demotions(
             and (
                 pressed := _presses(
                     older, newer, told, as_of, rule, question_now, many,
-                    says[newer.record.edge_id], newer.record.edge_id in leads_shown, quantity,
+                    says[newer.record.edge_id] and not _names_other(newer, older, rule),
+                    newer.record.edge_id in leads_shown, quantity,
                     tier,
                 )
             )
@@ -553,7 +578,7 @@ def demotions(
     return out
 
 
-def reads_deeper(question: str) -> bool:
+def reads_deeper(question: str, habit: bool = False) -> bool:
     """Whether pressers past the window are read for this question (`pressers_from`). Inside
     the window the question vouches that a turn is about what it asks; past it, only a
     question that contrasts the present with before (`asks_now`: the asker expects a change)
@@ -561,8 +586,20 @@ def reads_deeper(question: str) -> bool:
     later turn is one more item, AV5). Measured (round 21): of the demotions deeper pressers
     made on the validation tellings, for questions that say now 5 moved a stale answer and 2
     a gold one out of the first five; for the others 1 and 6 — and on LoCoMo dev (development)
-    deeper "now" turns pressed the evidence of dated and set questions."""
-    return not asks_for_many(question) and asks_now(question)
+    deeper "now" turns pressed the evidence of dated and set questions.
+
+    `habit` (`deeper_marked_habit`, round 25): also a do-question in the simple present,
+    whoever its subject (`asks_current_value` with the present habit: "how does she get to
+    work?" asks which way holds now without saying "now"); then only a deeper turn that itself
+    says the change (`_marked`) presses (`demotions`) — the user's word standing in for the
+    asker's contrast with before. Not for a verb of attitude (`asks_attitude`: "what does she
+    hope …?" asks what was said; LoCoMo dev lost a question at 5 to a later, close "now"
+    remark on the same hope)."""
+    if asks_for_many(question):
+        return False
+    return asks_now(question) or (
+        habit and asks_current_value(question, True, others=True) and not asks_attitude(question)
+    )
 
 
 def _keys(candidate: MergedCandidate, turn_keys: Mapping[str, frozenset[str]]) -> set[str]:

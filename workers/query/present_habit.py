@@ -57,3 +57,20 @@ def asks_others_habit(question: str) -> bool:
     the assistant (`_DO_PRESENT_ANY`): the asker's own family (`asks_present_habit`) and a
     third person's."""
     return _DO_PRESENT_ANY.search(question) is not None
+
+
+#: The same family whose lexical verb is one of attitude — wanting, hoping, thinking, feeling,
+#: liking, knowing ("what kind of impact does Joanna hope to have?", "what does he love
+#: about …?"): the simple present of a stative verb of the mind asks the content of an
+#: attitude told in a conversation, not which of two versions of a habit or value holds.
+_DO_ATTITUDE = re.compile(
+    r"\b(?:do|does|don't|doesn't)\s+(?!you\b)(?:[\w'’-]+\s+){1,4}?"
+    r"(?:hope|want|wish|think|believe|feel|love|like|enjoy|appreciate|admire|mean|know"
+    r"|expect|fear|dream|aspire|care|value)\b",
+    re.I,
+)
+
+
+def asks_attitude(question: str) -> bool:
+    """Whether the question's do-support verb is one of attitude (`_DO_ATTITUDE`)."""
+    return _DO_ATTITUDE.search(question) is not None

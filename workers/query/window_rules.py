@@ -225,7 +225,7 @@ class WindowRules:
             [merged[i] for i in ranked[shape.window : rule.pressers_from]]
             if rule.pressers_from > shape.window
             and intent is Intent.CURRENT
-            and newer_statements.reads_deeper(question)
+            and newer_statements.reads_deeper(question, rule.deeper_marked_habit)
             else []
         )
         # The slot keys drawn from the first five and the deeper turns, read from the store
