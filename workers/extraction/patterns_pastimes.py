@@ -157,21 +157,25 @@ def find(clause: Clause) -> list[Draft]:
     text = clause.text
     if not reads_as_pastime(text):
         return []
-    return [
-        Draft(
-            # "_noun": the clause is kept whole, never read as starting on its verb ("Evenings:
-            # accordion", "roller skating every Friday": `finishing` puts no "User" before it)
-            kind="hobby.pastime_noun",
-            categories=d.HOBBY,
-            slot_key=None,
-            value=None,
-            update=d.A,
-            confidence=d.STATED,
-            span=(0, len(text)),
-            priority=PRIORITY,
-            prototype="pastime",
-        )
-    ]
+    return [pastime_draft(text, PRIORITY)]
+
+
+def pastime_draft(text: str, priority: int) -> Draft:
+    """The pastime fact of a clause (Hobbies, no slot, additive, A.7.2), at `priority`: the
+    habitual reading's and the take-up family's (`patterns_takeups`) one shape."""
+    return Draft(
+        # "_noun": the clause is kept whole, never read as starting on its verb ("Evenings:
+        # accordion", "roller skating every Friday": `finishing` puts no "User" before it)
+        kind="hobby.pastime_noun",
+        categories=d.HOBBY,
+        slot_key=None,
+        value=None,
+        update=d.A,
+        confidence=d.STATED,
+        span=(0, len(text)),  # the clause: any specific family's reading wins
+        priority=priority,
+        prototype="pastime",
+    )
 
 
 def with_habits_as_pastimes(drafts: list[Draft], clause: Clause) -> list[Draft]:

@@ -34,10 +34,9 @@ from __future__ import annotations
 
 import re
 
-from workers.extraction import draft as d
 from workers.extraction.clauses import Clause, subject_is_user
 from workers.extraction.draft import Draft
-from workers.extraction.patterns_pastimes import is_duty
+from workers.extraction.patterns_pastimes import is_duty, pastime_draft
 
 _I = re.IGNORECASE
 #: Before the value families (80), which read the same stretch as a start whose kind the
@@ -123,18 +122,5 @@ def find(clause: Clause) -> list[Draft]:
             continue
         if not takes_up_pastime(m["verb"], m["obj"]):
             continue
-        return [
-            Draft(
-                # "_noun": the clause is kept whole (`finishing`), as the habitual reading's
-                kind="hobby.pastime_noun",
-                categories=d.HOBBY,
-                slot_key=None,
-                value=None,
-                update=d.A,
-                confidence=d.STATED,
-                span=(0, len(text)),  # the clause: any specific family's reading wins
-                priority=PRIORITY,
-                prototype="pastime",
-            )
-        ]
+        return [pastime_draft(text, PRIORITY)]
     return []
