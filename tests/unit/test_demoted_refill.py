@@ -16,28 +16,19 @@ from typing import Any
 
 import pytest
 
-from schemas.categories import Category
-from schemas.events import EdgeEvent, Embedding
 from schemas.policy import Policy, load_policy
 from schemas.query import QueryRequest
-from workers.embedding.hashing import HashingEmbedder
-from workers.lifecycle.service import LifecycleService
+from tests.unit.test_judge_lifted import EMBEDDER, T0, WORDS, _store
 from workers.query import demoted_refill, latest_value
 from workers.query.candidates import MergedCandidate
 from workers.query.service import QueryService
-from workers.stores.memory_slots import InMemorySlotIndex
-from workers.stores.memory_vectors import InMemoryVectorIndex
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 DEFAULT = load_policy()
 OFF = DEFAULT.model_copy(
     update={"latest_value": DEFAULT.latest_value.model_copy(update={"paired_refill_last": False})}
 )
-EMBEDDER = HashingEmbedder(dim=64)
-T0 = datetime(2026, 3, 1, tzinfo=UTC)
 DEMOTE_TO = DEFAULT.latest_value.demote_to
-WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
-         "juliet", "kilo", "lima"]  # fmt: skip
 #: A question that asks which value holds now (`newer_statements.asks_current_value`): the
 #: demoted go newest first (`demoted_newest_first`) and the paired last; without a word of the
 #: present (`UNMARKED`) the demoted keep their ranking order, as LoCoMo dev asks (the policy
@@ -72,32 +63,13 @@ def test_reorder_lets_the_attribute_only_refill_first() -> None:
     assert latest_value.mask(ranked, {2}, demoted, 6, 3, None, paired) == [4, 5, 3, 0, 1, 2]
 
 
-def _store() -> InMemoryVectorIndex:
-    vectors = InMemoryVectorIndex()
-    svc = LifecycleService(InMemorySlotIndex(), vectors, DEFAULT)
-    for day, word in enumerate(WORDS):
-        text = f"User mentioned the garden {word}"
-        svc.apply(
-            EdgeEvent(
-                edge_id=word,
-                user_id="u",
-                text=text,
-                categories=Category.HOBBIES_RECREATION,
-                confidence=0.97,
-                ingest_time=T0 + timedelta(days=day),
-                embedding=Embedding.from_array(EMBEDDER.model_id, EMBEDDER.embed([text])[0]),
-            )
-        )
-    return vectors
-
-
 def _served(
     policy: Policy, monkeypatch: pytest.MonkeyPatch | None, request: QueryRequest = REQUEST
 ) -> list[str]:
     """The ranking, with (given `monkeypatch`) a rule that moves the first six candidates it
     is shown: the 1st and 2nd as the older of a pair (pressed by the 7th), the others for the
     attribute alone."""
-    service = QueryService(_store(), EMBEDDER, policy)
+    service = QueryService(_store(DEFAULT), EMBEDDER, policy)
     if monkeypatch is not None:
         rules: Any = service._window_rules
 
