@@ -117,6 +117,19 @@ def test_not_for_a_question_that_names_its_moment() -> None:
     assert set(_led(FACT, TURN, NEWER, question=today, rule=loose)) == {"old#raw", "old#0"}
 
 
+def test_not_after_a_turn_that_only_weighs_a_change() -> None:
+    """A newer turn that weighs a change ("thinking about moving, not decided yet") may lead
+    the older turn of an unmarked question, but the fact drawn from it still holds: it does not
+    follow (Appendix F soft supersession, AV9; tests/e2e/test_stories.py's Munich story, which
+    the unmarked follow broke before this gate)."""
+    weighing = _candidate(
+        "new#raw", LATER, ABOUT_TOO, 0.6, text="I'm thinking about taking up pottery, not decided"
+    )
+    assert set(_led(FACT, TURN, weighing, question="what am I into?")) == {"old#raw"}
+    # A plain newer statement: the fact follows (the policy's `follow_unmarked`).
+    assert set(_led(FACT, TURN, NEWER, question="what am I into?")) == {"old#raw", "old#0"}
+
+
 def test_only_a_fact_drawn_from_the_led_turn() -> None:
     other = _candidate("other#0", THEN, ABOUT, 0.9)
     assert set(_led(other, TURN, NEWER)) == {"old#raw"}

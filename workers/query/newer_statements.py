@@ -68,6 +68,7 @@ import numpy as np
 from schemas.categories import Intent
 from schemas.policy import NewerStatementsPolicy
 from workers.extraction.dates import has_date_cue, is_deictic
+from workers.extraction.own_withdrawal import hedged
 from workers.extraction.patterns_money import AMOUNT
 from workers.extraction.rules import USED_TO
 from workers.query import ended_values, low_cosine_versions
@@ -569,10 +570,23 @@ def demotions(
         # A restated amount is no weak reading either: the newer number replaces the older
         # (A.7.1), and what was drawn from the older turn is as old (round 23).
         unmarked_follows = rule.follow_unmarked and not names_its_moment(question)
+        # ... but not after a turn that only weighs a change ("thinking about moving to
+        # Berlin, not decided yet"): the fact of the value it weighs against still holds
+        # (Appendix F soft supersession, AV9; `latest_value.hedged_never_newest`'s reading).
+        leaders = {v.by for v in out.values()}
+        weighed = {
+            m.record.edge_id
+            for m in pressers
+            if m.record.edge_id in leaders and m.record.edge.episodic and hedged(m.record.edge.text)
+        }
         led = {
             k: v
             for k, v in out.items()
-            if question_now or v.marked or v.ended or v.restated or unmarked_follows
+            if question_now
+            or v.marked
+            or v.ended
+            or v.restated
+            or (unmarked_follows and v.by not in weighed)
         }
         out.update(follow(window, pressers, led))
     return out
