@@ -61,6 +61,7 @@ _CLAUSE = re.compile(r"[^.!?\n;:()—–,]+")
 _WORD = re.compile(r"[a-z0-9][a-z0-9'’&-]*|=")
 
 
+@lru_cache(maxsize=16384)  # a vocabulary: the same words recur across every pair of a query
 def _stems(word: str) -> frozenset[str]:
     return frozenset(t for t in tokenize(word) if t.isalpha() and len(t) >= 4)
 
@@ -70,8 +71,23 @@ def _content(text: str) -> frozenset[str]:
     return frozenset(t for t in tokenize(text) if t.isalpha() and len(t) >= 4)
 
 
-def _matches(words: list[str], at: int, predicate: tuple[str, ...]) -> bool:
-    return tuple(words[at : at + len(predicate)]) == predicate
+def _matches(words: tuple[str, ...], at: int, predicate: tuple[str, ...]) -> bool:
+    return words[at : at + len(predicate)] == predicate
+
+
+#: `_ENDS_WHAT_FOLLOWS` by first word: a word is checked against the predicates it can open.
+_OPENED_BY: dict[str, tuple[tuple[str, ...], ...]] = {}
+for _predicate in _ENDS_WHAT_FOLLOWS:
+    _OPENED_BY[_predicate[0]] = (*_OPENED_BY.get(_predicate[0], ()), _predicate)
+
+
+@lru_cache(maxsize=4096)
+def _clauses(newer: str) -> tuple[tuple[str, ...], ...]:
+    """The newer turn's clauses as words, read once for every older candidate it meets."""
+    return tuple(
+        tuple(_split_possessives(_WORD.findall(clause)))
+        for clause in _CLAUSE.findall(newer.lower().replace("’", "'"))
+    )
 
 
 @lru_cache(maxsize=8192)
@@ -80,10 +96,9 @@ def says_ended(older: str, newer: str) -> bool:
     named = _content(older)
     if not named:
         return False
-    for clause in _CLAUSE.findall(newer.lower().replace("’", "'")):
-        words = _split_possessives(_WORD.findall(clause))
+    for words in _clauses(newer):
         for i in range(len(words)):
-            for predicate in _ENDS_WHAT_FOLLOWS:
+            for predicate in _OPENED_BY.get(words[i], ()):
                 if not _matches(words, i, predicate):
                     continue
                 after = words[i + len(predicate) : i + len(predicate) + 1 + _REACH]
@@ -96,7 +111,7 @@ def says_ended(older: str, newer: str) -> bool:
     return False
 
 
-def _said_of(words: list[str], at: int, named: frozenset[str]) -> bool:
+def _said_of(words: tuple[str, ...], at: int, named: frozenset[str]) -> bool:
     """Whether the ending at `at` is said of a named word before it: through a copula ("the
     Aygo's gone", "matcha is dead", "the pizza oven is officially dead", "the noodles got
     binned", "sandwiches = over", "Quibell has retired") or right after it ("porridge
