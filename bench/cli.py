@@ -204,7 +204,8 @@ def register(
         "fourteenth telling, a validation set since round 21), heldout14 (a fifteenth telling, "
         "a validation set since round 24), heldout15 (a sixteenth, sealed telling, audited in "
         "round 24), heldout16 (a seventeenth, sealed telling, audited in round 24), heldout17 "
-        "(an eighteenth, sealed telling, audited in round 25) or a directory of case files",
+        "(an eighteenth, sealed telling, audited in round 25), heldout18 (a nineteenth, sealed "
+        "telling, audited in round 26) or a directory of case files",
     )
     b.add_argument("--extractor", choices=("rules", "llm"), default="rules")
     b.add_argument("--json", action="store_true")

@@ -33,6 +33,8 @@ or of `heldout16/` (a seventeenth, sealed telling written the same way by a four
 in registers no earlier telling used, kept for a later honest measurement; audited in round 24)
 or of `heldout17/` (an eighteenth, sealed telling written the same way by a fifteenth outsider,
 in registers no earlier telling used, kept for a later honest measurement; audited in round 25)
+or of `heldout18/` (a nineteenth, sealed telling written the same way by a sixteenth outsider,
+in registers no earlier telling used, kept for a later honest measurement; audited in round 26)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
 top 10, stale in the top 5).
@@ -73,6 +75,7 @@ SEALED = {
         "heldout15",
         "heldout16",
         "heldout17",
+        "heldout18",
     )
 }
 
