@@ -360,6 +360,12 @@ class BracketedVersionsPolicy(BaseModel):
     min_gap_hours: float = Field(default=24.0, ge=0.0)
     #: The embedder whose cosines `min_cosine` was chosen on; off under any other.
     embedder_model_id: str = "minilm-l6-v2-int8"
+    #: For a question that asks which value holds now (`newer_statements.asks_current_value`),
+    #: a `newer_statements` pair brackets too when its newer turn says the change itself (a
+    #: present-time word, the change said, the older value said over): the user's own word
+    #: ties the two as versions, as a slot or attribute does (round 26, r26-av4;
+    #: `Policy.notes["bracketed_marked_pairs"]`).
+    marked_pairs: bool = False
 
 
 class SetQuestionsPolicy(BaseModel):

@@ -351,6 +351,7 @@ class WindowRules:
         tier: Set[str] = frozenset(),
         pressers: dict[str, set[str]] | None = None,
         lifters: dict[str, str] | None = None,
+        brackets: dict[str, str] | None = None,
     ) -> dict[str, list[str]]:
         """Edge id → why it moves down inside the window (`latest_value.reorder`): the older
         statements, the statements told with a replaced fact, the passed mentions, the pressed
@@ -361,7 +362,9 @@ class WindowRules:
         the older of a pair → the edge ids of the newer statements that lead it (every rule
         but the attribute-only ones, `demoted_refill`); `lifters`, if given, receives each
         presser found past the window that says the change itself → the first candidate it
-        leads (`deeper_lift`)."""
+        leads (`deeper_lift`); `brackets`, if given, holds the pairs earlier passes found and
+        receives this pass's: a pair whose older statement a demotion moved out of the first
+        places still brackets the middle version that rose into them (`bracketed`)."""
         out: dict[str, list[str]] = {}
         paired: dict[str, set[str]] = pressers if pressers is not None else {}
         read: dict[str, FactRecord] = {}
@@ -369,7 +372,7 @@ class WindowRules:
         # that tie the two by one single-valued attribute or slot (latest_value: the probe's
         # attribute; outdated_siblings, pressed_values: a slot key). newer_statements ties
         # them by a cosine alone: as brackets its pairs cost LoCoMo dev recall@5 (round 20).
-        pairs: dict[str, str] = {}
+        pairs: dict[str, str] = brackets if brackets is not None else {}
         for edge_id, demotion in self._latest_value(user, intent, qv, merged, ranked, read).items():
             out.setdefault(edge_id, []).append(latest_value.explain(demotion))
             pairs.setdefault(edge_id, demotion.newer)
@@ -388,6 +391,15 @@ class WindowRules:
             out.setdefault(edge_id, []).append(pressed_values.explain(pressed))
             pairs.setdefault(edge_id, pressed.by)
             paired.setdefault(edge_id, set()).add(pressed.by)
+        # A pair the newer turn marks as a change (its own present-time word, the change
+        # said, the older value said over) brackets for a question that asks which value
+        # holds now (`bracketed_versions.marked_pairs`): the user's word ties the two.
+        marked_pairs = (
+            self._policy.bracketed_versions.marked_pairs
+            and newer_statements.asks_current_value(
+                question, self._policy.newer_statements.present_habit_leads
+            )
+        )
         for edge_id, newer in self._newer(
             user, intent, merged, ranked, as_of, question, read, lifted, tier
         ).items():
@@ -398,6 +410,8 @@ class WindowRules:
                 paired.setdefault(edge_id, set()).add(newer.by)
             if lifters is not None and newer.deeper and (newer.marked or newer.ended):
                 lifters.setdefault(newer.by, edge_id)
+            if marked_pairs and (newer.marked or newer.ended) and newer.drawn_from is None:
+                pairs.setdefault(edge_id, newer.by)
         for edge_id, chained in self._through_replaced(
             user, intent, merged, ranked, as_of, question, read
         ).items():
@@ -483,6 +497,8 @@ class WindowRules:
         pressers: dict[str, set[str]] = {}
         # A marked presser found past the window → the candidate it leads (`deeper_lift`).
         lifters: dict[str, str] = {}
+        # Older → newer pairs the bracketing rule reads, kept across passes.
+        brackets: dict[str, str] = {}
         for _ in range(1 + self._policy.latest_value.judge_lifted):
             found_pressers: dict[str, set[str]] = {}
             found_lifters: dict[str, str] = {}
@@ -490,7 +506,7 @@ class WindowRules:
                 k: v
                 for k, v in self.moved_down(
                     user, intent, qv, merged, view, as_of, question, not first, tier,
-                    found_pressers, lifters=found_lifters,
+                    found_pressers, lifters=found_lifters, brackets=brackets,
                 ).items()
                 if k not in moved_why
             }  # fmt: skip
