@@ -16,8 +16,8 @@ import pytest
 
 from schemas.policy import Policy, load_policy
 from schemas.query import QueryRequest
-from tests.unit.test_judge_lifted import T0, _store
 from tests.unit.test_judge_lifted import EMBEDDER as HASHING
+from tests.unit.test_judge_lifted import T0, _store
 from workers.query import deeper_lift
 from workers.query.candidates import MergedCandidate
 from workers.query.service import QueryService

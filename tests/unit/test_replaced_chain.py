@@ -123,7 +123,9 @@ class _Rules(WindowRules):
         super().__init__(InMemoryVectorIndex(), HashingEmbedder(), POLICY)
         self._newer_calibrated = True  # the test's vectors stand for MiniLM's
 
-    def _read(self, _user: str, ids: list[str], _read: dict[str, FactRecord]) -> dict[str, FactRecord]:  # type: ignore[override]  # noqa: E501
+    def _read(  # type: ignore[override]
+        self, _user: str, ids: list[str], _read: dict[str, FactRecord]
+    ) -> dict[str, FactRecord]:
         return _fetch(ids)
 
 

@@ -257,9 +257,7 @@ class WindowRules:
             or not newer_statements.asks_current_value(question, rule.present_habit_leads)
         ):
             return {}
-        replaced = [
-            m for m in merged if m.record.lifecycle.state is LifecycleState.SUPERSEDED
-        ]
+        replaced = [m for m in merged if m.record.lifecycle.state is LifecycleState.SUPERSEDED]
         if not replaced:
             return {}
         shape = self._policy.latest_value
