@@ -164,6 +164,12 @@ class LatestValuePolicy(BaseModel):
     #: (A.7.3; round 25, r25-av4; `workers/query/demoted_refill.py`,
     #: `Policy.notes["paired_refill_last"]`).
     paired_refill_last: bool = False
+    #: For a question that asks which value holds now, a newer statement `newer_statements`
+    #: found past the window (`pressers_from`) that says the change itself (a present-time
+    #: word, the change said, the older value said over) is lifted to where the demoted block
+    #: starts: the newer version takes the older one's turn among the first (A.7.3; round 26,
+    #: r26-av4; `workers/query/deeper_lift.py`, `Policy.notes["deeper_marked_lifts"]`).
+    deeper_marked_lifts: bool = False
     #: Which classifier says what a question or candidate is about: the nearest prototypes
     #: (`workers/extraction/prototypes.py`, cosines, the thresholds above) or the trained
     #: linear probe (`workers/extraction/attribute_probe.py`, class probabilities with a
@@ -327,6 +333,13 @@ class NewerStatementsPolicy(BaseModel):
     #: changed", a correction's label (round 25, r25-av1; `workers/query/change_said.py`,
     #: `Policy.notes["change_said_marks"]`).
     change_said_marks: bool = False
+    #: For a question that asks which value holds now (`asks_current_value`), a candidate of
+    #: the first `latest_value.demote_to` without a slot key that is an earlier version of a
+    #: superseded statement among the query's masked matches (told `min_gap_hours` before it,
+    #: cosine ≥ `min_cosine`, its nearest of the first places) whose replacement chain ends in
+    #: the window ranks from `demote_to` on: supersession is transitive along a chain (A.7.1;
+    #: round 26, r26-av4; `workers/query/replaced_chain.py`, `Policy.notes["through_replaced"]`).
+    through_replaced: bool = False
 
 
 class BracketedVersionsPolicy(BaseModel):
@@ -347,6 +360,12 @@ class BracketedVersionsPolicy(BaseModel):
     min_gap_hours: float = Field(default=24.0, ge=0.0)
     #: The embedder whose cosines `min_cosine` was chosen on; off under any other.
     embedder_model_id: str = "minilm-l6-v2-int8"
+    #: For a question that asks which value holds now (`newer_statements.asks_current_value`),
+    #: a `newer_statements` pair brackets too when its newer turn says the change itself (a
+    #: present-time word, the change said, the older value said over): the user's own word
+    #: ties the two as versions, as a slot or attribute does (round 26, r26-av4;
+    #: `Policy.notes["bracketed_marked_pairs"]`).
+    marked_pairs: bool = False
 
 
 class SetQuestionsPolicy(BaseModel):

@@ -82,7 +82,7 @@ def test_the_query_path_keeps_a_demotion_when_another_candidate_is_masked(
     # The two rules' verdicts, fixed.
     rules: Any = service._window_rules
 
-    def moved_down(*_: object) -> dict[str, list[str]]:
+    def moved_down(*_: object, **__: object) -> dict[str, list[str]]:
         return {demoted: ["a newer statement leads it"]}
 
     def withdrawn(*_: object) -> dict[str, Withdrawn]:

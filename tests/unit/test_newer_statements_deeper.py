@@ -215,7 +215,12 @@ def test_the_query_path_finds_the_newer_statement_past_the_window(
     assert off.index(OLD_ID) < DEMOTE_TO and NEW_ID not in off
     answer = _ask(vectors, embedder, QUESTION)
     ids = [e for e, _ in answer]
-    assert ids.index(OLD_ID) >= DEMOTE_TO and NEW_ID not in ids
+    # The newer turn says the change itself ("… now"), so for this question about now it is
+    # lifted to where the demoted block starts (round 26, `latest_value.deeper_marked_lifts`).
+    assert ids.index(OLD_ID) >= DEMOTE_TO and NEW_ID in ids[: DEMOTE_TO + 1]
+    assert any("found past the window: it leads" in w for w in dict(answer)[NEW_ID])
+    unlifted = with_rule(ON, "latest_value", deeper_marked_lifts=False)
+    assert NEW_ID not in [e for e, _ in _ask(vectors, embedder, QUESTION, unlifted)]
     assert moved_by(answer, f"a newer statement about what the question asks ({NEW_ID}") == {OLD_ID}
     why = dict(answer)[OLD_ID]
     assert any("found past the window" in w for w in why)

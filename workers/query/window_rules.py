@@ -29,6 +29,7 @@ from workers.extraction.withdrawal_probe import default_withdrawal_probe, withdr
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
 from workers.query import (
     bracketed,
+    deeper_lift,
     given_up,
     lasting_states,
     latest_value,
@@ -36,6 +37,7 @@ from workers.query import (
     outdated_siblings,
     passed_mentions,
     pressed_values,
+    replaced_chain,
     withdrawn,
 )
 from workers.query.candidates import MergedCandidate
@@ -239,6 +241,32 @@ class WindowRules:
             intent, question, window, as_of, rule, shape.demote_to, deeper, keys, tier
         )
 
+    def _through_replaced(
+        self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
+        as_of: datetime, question: str, read: dict[str, FactRecord],
+    ) -> dict[str, replaced_chain.Chained]:  # fmt: skip
+        """The first candidates that are earlier versions of a superseded match whose chain
+        of replacements ends in the window, for a question that asks which value holds now
+        (`workers/query/replaced_chain.py`)."""
+        rule = self._policy.newer_statements
+        if (
+            not rule.enabled
+            or not rule.through_replaced
+            or not self._newer_calibrated
+            or intent is not Intent.CURRENT
+            or not newer_statements.asks_current_value(question, rule.present_habit_leads)
+        ):
+            return {}
+        replaced = [m for m in merged if m.record.lifecycle.state is LifecycleState.SUPERSEDED]
+        if not replaced:
+            return {}
+        shape = self._policy.latest_value
+        window = [merged[i] for i in ranked[: shape.window]]
+        return replaced_chain.demotions(
+            window, replaced, lambda ids: self._read(user, ids, read), as_of,
+            rule.min_cosine, rule.min_gap_hours, shape.demote_to,
+        )  # fmt: skip
+
     def passed_out(
         self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
         as_of: datetime,
@@ -320,6 +348,8 @@ class WindowRules:
         lifted: bool = False,
         tier: Set[str] = frozenset(),
         pressers: dict[str, set[str]] | None = None,
+        lifters: dict[str, str] | None = None,
+        brackets: dict[str, str] | None = None,
     ) -> dict[str, list[str]]:
         """Edge id → why it moves down inside the window (`latest_value.reorder`): the older
         statements, the statements told with a replaced fact, the passed mentions, the pressed
@@ -328,7 +358,11 @@ class WindowRules:
         share one map of the records read. `tier`: the edge ids of the ranking's first tier
         (`newer_statements.demotions`). `pressers`, if given, receives each candidate moved as
         the older of a pair → the edge ids of the newer statements that lead it (every rule
-        but the attribute-only ones, `demoted_refill`)."""
+        but the attribute-only ones, `demoted_refill`); `lifters`, if given, receives each
+        presser found past the window that says the change itself → the first candidate it
+        leads (`deeper_lift`); `brackets`, if given, holds the pairs earlier passes found and
+        receives this pass's: a pair whose older statement a demotion moved out of the first
+        places still brackets the middle version that rose into them (`bracketed`)."""
         out: dict[str, list[str]] = {}
         paired: dict[str, set[str]] = pressers if pressers is not None else {}
         read: dict[str, FactRecord] = {}
@@ -336,7 +370,7 @@ class WindowRules:
         # that tie the two by one single-valued attribute or slot (latest_value: the probe's
         # attribute; outdated_siblings, pressed_values: a slot key). newer_statements ties
         # them by a cosine alone: as brackets its pairs cost LoCoMo dev recall@5 (round 20).
-        pairs: dict[str, str] = {}
+        pairs: dict[str, str] = brackets if brackets is not None else {}
         for edge_id, demotion in self._latest_value(user, intent, qv, merged, ranked, read).items():
             out.setdefault(edge_id, []).append(latest_value.explain(demotion))
             pairs.setdefault(edge_id, demotion.newer)
@@ -355,6 +389,15 @@ class WindowRules:
             out.setdefault(edge_id, []).append(pressed_values.explain(pressed))
             pairs.setdefault(edge_id, pressed.by)
             paired.setdefault(edge_id, set()).add(pressed.by)
+        # A pair the newer turn marks as a change (its own present-time word, the change
+        # said, the older value said over) brackets for a question that asks which value
+        # holds now (`bracketed_versions.marked_pairs`): the user's word ties the two.
+        marked_pairs = (
+            self._policy.bracketed_versions.marked_pairs
+            and newer_statements.asks_current_value(
+                question, self._policy.newer_statements.present_habit_leads
+            )
+        )
         for edge_id, newer in self._newer(
             user, intent, merged, ranked, as_of, question, read, lifted, tier
         ).items():
@@ -363,6 +406,16 @@ class WindowRules:
             # often a later remark on the topic as a newer version (round 23) — no pair.
             if not newer.shown:
                 paired.setdefault(edge_id, set()).add(newer.by)
+            if lifters is not None and newer.deeper and (newer.marked or newer.ended):
+                lifters.setdefault(newer.by, edge_id)
+            if marked_pairs and (newer.marked or newer.ended) and newer.drawn_from is None:
+                pairs.setdefault(edge_id, newer.by)
+        for edge_id, chained in self._through_replaced(
+            user, intent, merged, ranked, as_of, question, read
+        ).items():
+            if edge_id not in out:  # moved already, for a reason of its own
+                out[edge_id] = [replaced_chain.explain(chained)]
+                paired.setdefault(edge_id, set()).add(chained.newer)
         for edge_id, middle in self._bracketed(intent, merged, ranked, pairs, as_of).items():
             if edge_id not in out:  # moved already, for a reason of its own
                 out[edge_id] = [bracketed.explain(middle)]
@@ -440,13 +493,18 @@ class WindowRules:
         # Older of a pair → its pressers, kept across passes: they refill the first places
         # last (`latest_value.paired_refill_last`, `demoted_refill`).
         pressers: dict[str, set[str]] = {}
+        # A marked presser found past the window → the candidate it leads (`deeper_lift`).
+        lifters: dict[str, str] = {}
+        # Older → newer pairs the bracketing rule reads, kept across passes.
+        brackets: dict[str, str] = {}
         for _ in range(1 + self._policy.latest_value.judge_lifted):
             found_pressers: dict[str, set[str]] = {}
+            found_lifters: dict[str, str] = {}
             fresh = {
                 k: v
                 for k, v in self.moved_down(
                     user, intent, qv, merged, view, as_of, question, not first, tier,
-                    found_pressers,
+                    found_pressers, lifters=found_lifters, brackets=brackets,
                 ).items()
                 if k not in moved_why
             }  # fmt: skip
@@ -459,6 +517,9 @@ class WindowRules:
             for k in fresh:
                 if k in found_pressers:
                     pressers.setdefault(k, set()).update(found_pressers[k])
+            for by, led in found_lifters.items():
+                if led in fresh:
+                    lifters.setdefault(by, led)
             moved = {i for i in ranked if merged[i].record.edge_id in moved_why}
             paired = self._paired(merged, ranked, pressers) if holds_now else None
             masked = {i for i in ranked if merged[i].record.edge_id in gone.keys() | past.keys()}
@@ -481,6 +542,16 @@ class WindowRules:
             if not (fresh or found_gone or found_past):
                 break
             view = [i for i in served if i not in masked]
+        if lifters and holds_now and self._policy.latest_value.deeper_marked_lifts:
+            ids = [m.record.edge_id for m in merged]
+            moved = {i for i in served if ids[i] in moved_why}
+            served, lifted = deeper_lift.lift(
+                [i for i in served if ids[i] not in gone.keys() | past.keys()],
+                ids, lifters, moved, window, demote_to,
+            )  # fmt: skip
+            served += [i for i in ranked if ids[i] in gone.keys() | past.keys()]
+            for edge_id, led in lifted.items():
+                moved_why.setdefault(edge_id, []).append(deeper_lift.explain(led))
         if intent in withdrawn.LIFT_INTENTS:
             found = self.withdrawn(user, intent, merged, served, as_of, question, lift=True)
             served, lifted = given_up.lift(served, merged, found, window)
