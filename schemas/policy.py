@@ -547,6 +547,19 @@ class PastimesPolicy(BaseModel):
     hobby_weight_floor: float = Field(default=0.05, ge=0.0, le=1.0)
 
 
+class OriginFactsPolicy(BaseModel):
+    """Query time: an origin fact (`user.hometown`, `user.first_language`) is a candidate only
+    for a question that asks for an origin by the attribute's own words (born, grow up, home
+    town, originally, first language, "where is X from", …); for any other its raw turn
+    answers alone (workers/query/origin_facts.py; §3.3, Table 1 row 1). Ours (round 26);
+    `Policy.notes["origin_facts"]`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    #: Off unless the policy file turns it on, as every other rule.
+    only_origin_questions: bool = False
+
+
 class NormalizationPolicy(BaseModel):
     """Offline extraction: the rule families read a turn in canonical prose — fillers,
     stutters, texting shorthand, markdown structure and professional abbreviations
@@ -695,6 +708,9 @@ class Policy(BaseModel):
     #: Chat registers rewritten for the rule families (offline extractor). Ours.
     normalization: NormalizationPolicy = NormalizationPolicy()
     pastimes: PastimesPolicy = PastimesPolicy()
+    #: An origin fact serves the questions that ask for an origin (workers/query/
+    #: origin_facts.py). Ours (§3.3).
+    origin_facts: OriginFactsPolicy = OriginFactsPolicy()
     #: Where a setting departs from the paper or the paper is silent: why, and the
     #: measurement behind it (setting name → text). Documentation only.
     notes: dict[str, str] = {}

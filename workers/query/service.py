@@ -17,7 +17,7 @@ from scorer.score import DEFAULT_OPTIONS, QueryContext, Scores, ScoringOptions
 from scorer.tables import PolicyTables
 from workers.extraction.prototypes import PrototypeClassifier, default_table, is_semantic
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
-from workers.query import passed_mentions, pastime_facts, set_questions, successors
+from workers.query import origin_facts, passed_mentions, pastime_facts, set_questions, successors
 from workers.query.candidates import (
     MergedCandidate,
     hours,
@@ -254,6 +254,10 @@ class QueryService:
         by_source, abstract = self._search(request, qv, probs, intent)
         if policy.pastimes.only_hobby_questions and not self._routed_to_hobbies(probs):
             by_source = pastime_facts.without_pastime_facts(by_source)
+        if policy.origin_facts.only_origin_questions and not origin_facts.asks_for_origin(
+            request.query
+        ):
+            by_source = origin_facts.without_origin_facts(by_source)
         scale = (
             self._calibration.scale()
             if policy.sigma_normalization in ("calibrated", "ceiling")
