@@ -497,7 +497,8 @@ class WithdrawnPolicy(BaseModel):
     #: says (`workers/query/asked_topic.py`), if their cosine is at least this. None: off.
     asked_topic_min_cosine: float | None = Field(default=None, ge=-1.0, le=1.0)
     #: The raw turns among the first this many candidates are searched from for a later own
-    #: withdrawal of them that ranks below the window (`workers/query/withdrawal_search.py`);
+    #: withdrawal of them that ranks below the window (`workers/query/withdrawal_search.py`;
+    #: the shipped policy reads the whole window, 10, since round 26);
     #: it then meets every gate a window withdrawal meets. 0: off.
     from_plans: int = Field(default=0, ge=0)
     #: A withdrawal that names what it gives up — the topic before a dismissal's verdict

@@ -107,8 +107,8 @@ def test_a_withdrawal_below_the_window_is_found_from_the_plan() -> None:
 
 
 def test_only_from_the_first_candidates_and_only_a_later_own_withdrawal() -> None:
-    # The plan ranked below `from_plans`: not searched from.
-    assert _given_up(*FILLER, *FILLER, TRIP, memory=[TRIP_OFF]) == {}
+    # The plan ranked below `from_plans` (10 since round 26): not searched from.
+    assert _given_up(*FILLER, *FILLER, *FILLER, *FILLER, TRIP, memory=[TRIP_OFF]) == {}
     # Told before the plan, or not read as a withdrawal: nothing.
     early = _candidate("trip-off", THEN - timedelta(days=5), TRIP_OFF.vector, "sailing off")
     assert _given_up(TRIP, memory=[early]) == {}
@@ -120,3 +120,12 @@ def test_a_withdrawn_plans_telling_below_the_window_goes_too() -> None:
     fact = _candidate("trip#0", THEN, _unit(1.0), "User is sailing in June", raw=False, turn="trip")
     assert set(_given_up(TRIP, TRIP_OFF)) == {"trip"}
     assert set(_given_up(TRIP, TRIP_OFF, head=[TRIP, TRIP_OFF, fact])) == {"trip", "trip#0"}
+
+
+def test_a_plan_anywhere_in_the_window_is_searched_from() -> None:
+    # Round 26: a plan a window rule demoted to 7th (an older statement of another slot's
+    # value, say) is still the question's plan; its withdrawal below the window is found.
+    found = _given_up(*FILLER, *FILLER, TRIP, memory=[TRIP_OFF])
+    assert set(found) == {"trip"} and found["trip"].by == "trip-off"
+    assert _given_up(*FILLER, *FILLER, TRIP, memory=[TRIP_OFF],
+                     rule=RULE.model_copy(update={"from_plans": 5})) == {}  # fmt: skip

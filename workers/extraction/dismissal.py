@@ -43,6 +43,13 @@ from workers.extraction.own_withdrawal import denies_withdrawal, others_plan, vo
 from workers.text.bm25 import tokenize
 
 _I = re.IGNORECASE
+#: The family of a plan voided by the user's staying where they are (round 26).
+STAY = "a stay that voids the plan"
+#: The family of a plan voided by what the user chose instead of it (round 26).
+REPLACEMENT = "a replacement chosen instead of the plan"
+#: Families whose target must say a word of the topic they name, not any word of the turn:
+#: "instead of buying an EV" gives up the EV, not whatever else the turn mentions.
+BOUND_BY_TOPIC = frozenset({REPLACEMENT})
 #: Where a dismissal ends: its clause or sentence, or a discourse tag after it.
 _END = r"(?=\s*(?:$|[,.;:!)\]]|[-–—]|\b(?:because|since|as|cause|lol|though|anyway|period)\b))"
 #: A pro-form standing for the plan ("it", "that", "this", "any of it").
@@ -133,11 +140,50 @@ _FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:as\s+)?)\s*(?:withdrawn|cancell?ed|dead|off|void|abandoned|closed|scrapped)"
             + _END,
         ),
+        # Round 26 — a plan voided by its replacement, said as the user's choice to stay
+        # where they are: "I'm staying put", "we're staying where we are", "I'm not going
+        # anywhere" — the move or trip the turn names is off. Clause-final only ("staying put
+        # tonight because of the snow" and "not going anywhere this weekend" say one evening
+        # or one weekend, not a plan given up).
+        (
+            STAY,
+            r"(?:^|[,;:]\s*|[-–—]\s*|\b(?:so|and|but|just|ok|okay|yeah)\s+)(?:i|we)(?:['’]m|\s+am"
+            r"|['’]re|\s+are)\s+(?:just\s+|now\s+|definitely\s+)?(?:staying\s+(?:put|where\s+(?:i"
+            r"|we)\s+(?:am|are))|not\s+going\s+anywhere)" + _END,
+        ),
+        # A plan voided by what the user chose instead, the plan named after "instead of" /
+        # "rather than" as a verb of doing it: "I'm keeping the Golf rather than buying an
+        # EV", "we've decided to stay in Leeds instead of moving south". The choosing verb
+        # opens the choice (stay, stick with, keep, go with, opt for, settle on, renew); the
+        # plan's words are its topic, and only a statement saying one of them is its target
+        # (`BOUND_BY_TOPIC`).
+        (
+            REPLACEMENT,
+            r"\b(?:i|we)(?:['’]m|\s+am|['’]re|\s+are|['’]ve|\s+have|['’]ll|\s+will)?\s+"
+            r"(?:(?:just|now|finally|definitely|decided\s+to|going\s+to|gonna)\s+)*"
+            r"(?:stay(?:ing|ed)?|stick(?:ing)?\s+with|stuck\s+with|keep(?:ing)?|kept|go(?:ing)?"
+            r"\s+with|went\s+with|opt(?:ed|ing)?\s+for|chose|choosing|settl(?:ed|ing)\s+on"
+            r"|renew(?:ed|ing)?)\b[^,.;!?]{0,50}?\b(?:instead\s+of|rather\s+than)\s+"
+            r"(?P<topic>\w+ing\b[^,.;!?]{1,50}?)" + _END,
+        ),
         # "I withdrew the application", "I withdraw this idea", "pulled my application"
         (
             "withdrawing verb",
             r"\b(?:withdr[ae]w(?:s|n|ing)?|retract(?:s|ed|ing)?|pull(?:s|ed|ing)?\s+(?:my|our"
             r"|the|that|this)\s+(?:[\w'-]+\s+){0,2}applications?)\b",
+        ),
+        # Round 26 (read last: a declared verdict or a dismissive imperative comes first) — a
+        # note's topic and a bare participle verdict, no separator, as notes
+        # and texting drop the copula: "Leeds move cancelled.", "Dog plan binned." (the
+        # segment is nothing else; no pronoun subject: "we cancelled." names nothing).
+        (
+            "topic and a bare verdict",
+            r"^"
+            + _LEAD
+            + r"(?!(?:i|we|they|he|she|you|it|mum|mom|dad)\b)"
+            + _TOPIC
+            + r"\s+(?:now\s+|officially\s+)?(?:cancell?ed|scrapped|shelved|axed|nixed|binned"
+            r"|ditched|abandoned|called\s+off|parked\s+for\s+good)\s*[.!]*\s*$",
         ),
     )
 )
@@ -158,7 +204,12 @@ _SPACES = re.compile(r"\s+")
 #: The families anchored at both ends of a segment (a topic, then the verdict): no match is
 #: longer than this, so longer segments are not tried against them.
 _ANCHORED = frozenset(
-    {"topic and a bare negative", "topic and a verdict", "topic and an abbreviated verdict"}
+    {
+        "topic and a bare negative",
+        "topic and a verdict",
+        "topic and an abbreviated verdict",
+        "topic and a bare verdict",
+    }
 )
 _ANCHORED_MAX = 200
 #: "withdraw" of money ("I withdrew 500 euros for the trip") or the adjective ("he's really
@@ -185,6 +236,9 @@ def _not_a_plan(segment: str, m: re.Match[str]) -> bool:
 
 #: Words any topic or dismissal may share without naming the same thing.
 _GENERIC = frozenset(tokenize("thing things plan plans idea ideas project stuff matter whole"))
+#: The light verbs a replacement's topic opens with: "instead of going freelance" names
+#: freelancing (round 26).
+_LIGHT = frozenset(tokenize("going getting doing having making taking"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,14 +304,38 @@ def topic_words(text: str) -> frozenset[str]:
     return frozenset(set(tokenize(text)) - _GENERIC)
 
 
+#: A note's heading: a short topic and a colon opening the turn ("Lisbon: …", "The loft
+#: conversion: …"), as notes and texting write what the rest of the line is about.
+_HEADING = re.compile(r"^\s*(?P<topic>[\w'-]+(?:\s+[\w'-]+){0,2})\s*:\s+\S")
+#: Headings that name the kind of note, not its topic ("Update: …", "List: …").
+_NOTE_KINDS = frozenset(tokenize(
+    "update news note notes list todo reminder status fyi ps edit correction question plan plans"
+    " today tonight tomorrow yesterday morning evening night weekend week"
+))  # fmt: skip
+
+
+def heading_words(text: str) -> frozenset[str]:
+    """The content words of the turn's note heading ("Lisbon: …" → lisbon), none if it has
+    none or it names only the kind of note: the topic the rest of the note is about."""
+    m = _HEADING.match(text)
+    if m is None:
+        return frozenset()
+    return frozenset(tokenize(m["topic"])) - _GENERIC - _PARTICLES - _NOTE_KINDS
+
+
 def named_topic_words(text: str) -> frozenset[str]:
     """The stemmed content words of the topics the turn's asserted dismissals name before
     their verdicts ("the Lisbon trip: cxl" → lisbon, trip; generic plan nouns and particles
-    left out): what the dismissal itself says it gives up, narrower than `topic_words`."""
-    return frozenset(
+    left out): what the dismissal itself says it gives up, narrower than `topic_words`. A
+    turn with a dismissal that opens with a note heading names the heading's topic too
+    ("Lisbon: mum's not well, we're staying put." → lisbon; round 26): the note's comment is
+    about it, whichever of its sentences the dismissal sits in."""
+    found = dismissals(text)
+    named = frozenset(
         w
-        for d in dismissals(text)
+        for d in found
         if d.topic is not None
         for w in tokenize(d.topic)
-        if w not in _GENERIC and w not in _PARTICLES
+        if w not in _GENERIC and w not in _PARTICLES and w not in _LIGHT
     )
+    return named | heading_words(text) if found else named

@@ -28,7 +28,7 @@ from workers.extraction.foreign_days import in_english
 from workers.extraction.lexicon import words
 from workers.extraction.model import ExtractedFact
 from workers.extraction.phrasing import statement, third_person, with_date, with_statement
-from workers.extraction.recurrence import recurring_day
+from workers.extraction.recurrence import arrangement_occurrence, recurring_day
 
 _PAST_TENSE = re.compile(
     r"\b(?:was|were|went|did|won|lost|attended|finished|happened|came|saw|met|enjoyed|loved"
@@ -135,4 +135,10 @@ def _event_time(f: Found, timestamp: datetime) -> DateMention | None:
         mention = find_event_time(in_english(f.sentence), timestamp, prefer)
     if mention is not None and recurring_day(clause, mention.text):
         return None  # "Tuesdays = choir": the day a routine recurs on dates no event
+    if (
+        mention is not None
+        and f.draft.kind.startswith(("obligation", "logistics"))
+        and arrangement_occurrence(clause, mention.when, timestamp)
+    ):
+        return None  # "a box every Friday now, the first came today": no one-off delivery
     return mention

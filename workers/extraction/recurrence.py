@@ -20,6 +20,7 @@ mention says "next Tuesday".
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 _I = re.IGNORECASE
 _DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
@@ -78,3 +79,24 @@ def marks_recurrence(clause: str, *, adverbs: bool = True) -> bool:
     `patterns_pastimes` as the habitual aspect of an activity, without the frequency
     adverbs (`adverbs=False`)."""
     return any(adverbs or m.group(0).lower() not in _ADVERBS for m in _RECURRENCE.finditer(clause))
+
+
+#: A repeated period only (not the frequency adverbs, not a practice's span): what makes a
+#: clause's delivery, visit or booking a standing arrangement rather than one occasion.
+_REPEATED = re.compile(
+    rf"\b(?:every|each)\s+(?:other\s+|single\s+)?{_PERIOD}s?\b"
+    rf"|\b(?:on\s+)?{_DAY}s\b"
+    r"|\b(?:weekly|fortnightly|daily|nightly|biweekly)\b",
+    _I,
+)
+
+
+def arrangement_occurrence(clause: str, when: datetime, told: datetime) -> bool:
+    """Whether a date `when` found in `clause` is the day one occurrence of a standing
+    arrangement came (round 26): the clause repeats a period ("every Friday", "weekly") and
+    the date is the turn's own day or earlier ("… every Friday now, the first one came
+    today"). The arrangement recurs; the day already come dates no pending event, and an
+    obligation or a delivery dated by it would expire with that day (Table 1 rows 9–10) while
+    the arrangement holds. A future day ("every Friday, the next one on the 3rd") is kept:
+    it is the next occasion, which is pending."""
+    return when.date() <= told.date() and _REPEATED.search(clause) is not None

@@ -89,7 +89,7 @@ _MARKERS: tuple[re.Pattern[str], ...] = tuple(
         rf"^(?:(?:ok|okay|so|well|welp|yeah|update|anyway|sadly|annoyingly)[:,]?\s+)*"
         r"(?!(?:the|my|our|that|this|his|her|their|it|its)\b)"
         r"(?P<t>[\w'-]+(?:\s+[\w'-]+){0,3}?)(?:\s+(?:thing|stuff|(?P<named>plan|idea|project)))?"
-        rf"(?:\s+(?:is|was|are|has\s+been|have\s+been|got|just\s+got)|['’]s)\s+{_VERDICT}"
+        rf"(?:\s+(?:is|was|are|has\s+been|have\s+been|got|just\s+got)|['’]s(?:\s+been)?)\s+{_VERDICT}"
         r"|^(?!(?:the|my|our|that|this|his|her|their|it|its)\b)(?P<t2>[\w'-]+(?:\s+[\w'-]+){0,3}?)\s+fell\s+through\b",
         # The cancelling verb family, idioms included (the user's verb): "pulled the plug on
         # the podcast", "knocked the bakery on the head", "binned the reno".
@@ -103,19 +103,77 @@ _MARKERS: tuple[re.Pattern[str], ...] = tuple(
         # An imperative "forget the puppy", "ok forget the road trip" (plan-like only).
         r"^(?:(?:ok|okay|so|just|yeah|actually|right)[,]?\s+)*forget\s+(?:all\s+)?"
         rf"(?P<t>(?:the|my|our)\s+[\w' -]{{1,40}}?){_END}",
+        # Round 26 — the user's own earlier words set aside, whatever the verb of setting
+        # aside and however the words are named: "ignore what I said about the loft",
+        # "scratch everything I told you about Porto", "disregard the bit I wrote on the
+        # course" (§3.3: the user's explicit retraction of their own statement).
+        r"\b(?:forget|ignore|disregard|scratch|strike)\s+(?:(?:what|everything|anything|all"
+        r"|the\s+(?:part|bit|thing|stuff))\s+(?:that\s+)?(?:i|we)\s+(?:ever\s+|just\s+)?(?:said"
+        r"|told\s+you|mentioned|wrote|brought\s+up)(?:\s+(?:about|on|re|regarding)\s+"
+        r"(?P<t>[^,.;!?]+))?|the\s+(?:part|bit|stuff)\s+(?:about|on|re)\s+(?P<t2>[^,.;!?]+))",
+        # "no longer" says the intent has ended by itself, no "anymore" needed: "I'm no
+        # longer planning to sell the flat", "we're no longer going ahead with the loft".
+        r"\bno\s+longer\s+(?:planning\s+(?:to|on)|intending\s+to|going\s+ahead\s+with"
+        r"|set\s+on|keen\s+on)\s+(?P<t>[^,.;!?]+)",
+        # Verdicts of a plan that will not go ahead said as a state: "the loft idea is
+        # over", "the MBA is on hold for good", "the sale is a non-starter" (plan-like or a
+        # named plan only: "the match is over" reports an outcome).
+        rf"\b(?P<t>{_NP})(?:\s+(?P<named>thing|plan|idea|project))?(?:\s+(?:is|was|are|has"
+        r"\s+been)|['’]s)\s+(?:(?:now|officially|definitely)\s+)?(?:a\s+(?:non-?\s?starter"
+        r"|dead\s+duck|write-?\s?off|lost\s+cause)|out\s+of\s+the\s+question|(?:on\s+(?:hold|ice)"
+        r"|parked)\s+(?:for\s+good|indefinitely|permanently))(?![\w-])"
+        rf"|\b(?P<t2>{_NP}\s+(?P<named2>thing|plan|idea|project))(?:\s+(?:is|was)|['’]s)\s+"
+        r"(?:(?:now|officially|definitely|well\s+and\s+truly)\s+)?over"
+        r"(?!\s+(?:to|there|here|with|at|for)\b)",
+        # The cancelling idioms of walking away from a plan, the user's verb: "I bailed on
+        # the half marathon", "we walked away from the house sale", "let go of the Leeds
+        # plan", "crossed the camping trip off" (a plan-like or named plan only: "let go of
+        # my anger", "bailed on my friends" give up no plan).
+        r"\b(?:bail(?:ed|ing|s)?\s+(?:on|out\s+of)|let(?:ting)?\s+go\s+of|walk(?:ed|ing|s)?"
+        r"\s+away\s+from|opt(?:ed|ing|s)?\s+out\s+of)\s+"
+        rf"(?P<t>{_NP}(?:\s+(?P<named>thing|plan|idea|project))?){_END}"
+        rf"|\bcross(?:ed|ing)?\s+(?P<t2>{_NP}(?:\s+(?P<named2>thing|plan|idea|project))?)\s+off"
+        r"(?!\s+(?:to|at|with)\b)",
+        # A cancelling participle after a contracted perfect: "the trip's been called off",
+        # "it's been scrapped".
+        rf"\b(?P<t>{_NP}|it|that)['’]s\s+been\s+(?:officially\s+)?(?:cancell?ed|called\s+off"
+        r"|scrapped|axed|nixed|shelved)\b",
+        # "no puppy after all", "no Lisbon trip anymore": the plan denied outright (plan-like
+        # only: "no coffee anymore" is a habit's change, not a plan given up).
+        r"(?:^|[,;:]\s*|\b(?:so|then|ok|okay|yeah|well)\s+)no\s+(?P<t>[\w'-]+(?:\s+[\w'-]+){0,3}?)"
+        r"\s+(?:after\s+all|anymore|any\s+more)" + _END,
+        # Idioms whose verb itself sets a plan aside, the user's verb: "we're giving Vienna a
+        # miss", "put a line through the trip", "I've gone off the idea of a campervan",
+        # "we've gone cold on the loft", "parking the dog idea for good", "the trip won't go
+        # ahead", "the Vienna trip no longer stands".
+        r"\bgiv(?:e|es|ing|en)\s+(?P<t>[\w'-]+(?:\s+[\w'-]+){0,3}?)\s+a\s+miss\b"
+        rf"|\bput(?:ting)?\s+a\s+line\s+through\s+(?P<t2>{_NP}|it|that){_END}"
+        # ("gone off" only with "the idea of": "gone off coffee" is a taste that changed,
+        # "gone off to college" a departure)
+        r"|\bgone\s+(?:off\s+the\s+idea\s+of|cold\s+on(?:\s+the\s+idea\s+of)?)\s+"
+        r"(?P<t3>[^,.;!?]+)"
+        rf"|\bpark(?:ed|ing)?\s+(?P<t4>{_NP}\s+(?:thing|plan|idea|project)|it|that)\s+"
+        r"(?:for\s+good|indefinitely|permanently)\b"
+        rf"|\b(?P<t5>{_NP}|it|that)\s+(?:won['’]t|wont|will\s+not|will\s+never|(?:is|'s)\s+not"
+        r"\s+going\s+to|isn['’]t\s+going\s+to)\s+go\s+ahead\b"
+        rf"|\b(?P<t6>{_NP}\s+(?:thing|plan|idea|project|trip|booking))\s+no\s+longer\s+stands\b"
+        rf"|\b(?:set|setting|sets|put|putting|puts|laid|lay|laying)\s+(?P<t7>{_NP}|it|that)\s+"
+        r"(?:aside|to\s+one\s+side)\s+(?:for\s+good|permanently|indefinitely)\b",
     )
 )
+#: The named groups a marker's target may sit in (alternatives of one marker).
+_TARGETS = ("t", "t2", "t3", "t4", "t5", "t6", "t7")
 #: The verdicts that the plan will not take place (a target named before the verdict).
 _VERDICTS = frozenset({15, 16})
 #: Only for a plan-like target: the weak marker ("dropping …", "no more …"), the verdicts
 #: added in round 5 ("my grandpa's dead", "the sun won't happen to rise" are no plans) and
 #: a bare name's verdict.
-_GUARDED = frozenset({12, 17, 19, 20}) | _VERDICTS
+_GUARDED = frozenset({12, 17, 19, 20, 23, 24, 26}) | _VERDICTS
 #: Markers whose verb must be the user's ("I decided against …", "we gave up on …").
-_SPEAKER_MARKERS = frozenset({7, 8, 10, 11, 12, 18})
+_SPEAKER_MARKERS = frozenset({7, 8, 10, 11, 12, 18, 22, 24})
 #: Markers that are the user's cancelling verb: "we haven't abandoned the plan", "I nearly
 #: ditched it", "we didn't call it off" withdraw nothing (`clauses.denied_before`).
-_VERB_MARKERS = frozenset({1, 2, 7, 8, 10, 11, 12, 20})
+_VERB_MARKERS = frozenset({1, 2, 7, 8, 10, 11, 12, 20, 21, 24, 27})
 _OTHERS = re.compile(r"(?:your|his|her|their)\b", _I)
 _PRONOUNS = frozenset(
     words(
@@ -236,7 +294,7 @@ def find(clause: Clause) -> list[Draft]:
     found += [(-1, m) for m in _FORGET_IT.finditer(clause.text)]
     for index, m in found:
         groups = m.groupdict()
-        target = (groups.get("t") or groups.get("t2") or groups.get("t3") or "").strip()
+        target = next((g for k in _TARGETS if (g := groups.get(k))), "").strip()
         topic = None
         if is_pronoun(target):
             topic = _topic_before(clause, m.start())
@@ -247,7 +305,9 @@ def find(clause: Clause) -> list[Draft]:
             continue  # "don't give up on your dreams", "my neighbour's idea is dead": not ours
         if voiced_span(clause.sentence_text or clause.text, *_in_sentence(clause, m)):
             continue  # "my wife thinks the trip is off", "nobody said it's dead" (§3.3, A.9)
-        if index in _GUARDED and not (groups.get("named") or _plan_like(target)):
+        if index in _GUARDED and not (
+            groups.get("named") or groups.get("named2") or _plan_like(target)
+        ):
             continue
         if _pastime(target):
             continue  # "gave up on Japanese", "gave up on chess": the leisure families

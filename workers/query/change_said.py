@@ -41,12 +41,29 @@ CHANGE = re.compile(rf"{_REPLACED}|{_CHANGED}|{_CORRECTION}", re.I)
 _CLAUSE = re.compile(r"[^.!?\n,;:()\u2014\u2013]+[.!?]*")
 
 
+#: Round 26 — a state told in the present perfect as holding from a past change up to now,
+#: "since" closing its sentence part: "I've cycled in ever since", "we've lived there since
+#: then", "got a bike in May and I've ridden it daily since". The perfect with "since" says
+#: the new value has held from the change to the time of speaking, as "now" does.
+_SINCE = re.compile(
+    r"(?:\b(?:have|has)|['\u2019](?:ve|s))\s+[^.!?;]{1,80}?\s(?:ever\s+)?since(?:\s+then)?"
+    r"\s*[.!;,]*$",
+    re.I,
+)
+#: A sentence part for `_SINCE`: up to a sentence stop, a semicolon, a comma or a line break.
+_PART = re.compile(r"[^.!?;,\n]+[.!?;,]*")
+
+
 def says_changed(text: str) -> bool:
     """Whether a turn says its value replaced an earlier one (`CHANGE`) in a clause that is not
-    a question."""
+    a question, or holds since a change up to now (`_SINCE`, in a sentence part that is not a
+    question)."""
     return any(
         CHANGE.search(clause.strip()) is not None and not clause.rstrip().endswith("?")
         for clause in _CLAUSE.findall(text)
+    ) or any(
+        _SINCE.search(part.strip()) is not None and not part.rstrip().endswith("?")
+        for part in _PART.findall(text)
     )
 
 

@@ -66,7 +66,7 @@ from schemas.categories import Intent
 from schemas.events import EdgeEvent
 from schemas.policy import WithdrawnPolicy
 from schemas.records import FactRecord
-from workers.extraction.dismissal import named_topic_words, topic_words
+from workers.extraction.dismissal import BOUND_BY_TOPIC, named_topic_words, topic_words
 from workers.extraction.own_withdrawal import (
     asserts,
     weighed,
@@ -320,6 +320,7 @@ def withdrawn(
         bound = (
             named_words(edge, records) if ingest_slot
             else None if family is None
+            else named_topic_words(edge.text) if family in BOUND_BY_TOPIC
             else topic_words(edge.text)
         )  # fmt: skip
         # … and what it names binds a window plan as the question's topic does (round 24).
