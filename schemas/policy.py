@@ -530,7 +530,9 @@ class PastimesPolicy(BaseModel):
     enabled: bool = False
     #: A value family's habit that names no attribute ("every evening I play a few blitz
     #: games") becomes the pastime too, instead of nothing. Measured and left off (round 24):
-    #: it read farm work and packed lunches as pastimes, −1 pass heldout6, +1 stale heldout8.
+    #: it read farm work and packed lunches as pastimes, −1 pass heldout6, +1 stale heldout8;
+    #: measured again in round 26, after `only_hobby_questions`: no set loses, heldout13 AV5
+    #: +1 — turned on in the policy file.
     habits: bool = False
     #: A pastime told as taken up — joined a group or a class, took up / started / got into /
     #: signed up for an activity (workers/extraction/patterns_takeups.py) — is the same

@@ -116,7 +116,7 @@ _DUTY = re.compile(
 #: the clause's start (chat drops the "I": "roller skating at the rink every Friday"), or a
 #: plural period heading the clause ("Evenings: accordion").
 _ACTIVITY = re.compile(
-    r"\b(?:i|we)(?:'m|\s+am|'re|\s+are|'ve|\s+have)?(?:\s+(?:usually|always|often|still|now"
+    r"\b(?:i|we)(?:'m|\s+am|'re|\s+are|'ve|\s+have|m|ve)?(?:\s+(?:usually|always|often|still|now"
     r"|normally|generally|mostly|also|just|really|been))*\s+(?!(?:am|are|have|had|was|were|do"
     r"|did|can|could|will|would|should|might|must|need|think|know|guess|hope|feel|felt|want"
     r"|wish|mean|don't|can't|won't|didn't|lying|feeling|waiting|trying|thinking|meaning"
@@ -129,6 +129,33 @@ _ACTIVITY = re.compile(
 )
 
 
+#: The simple present of a dynamic verb with the user its subject is habitual aspect by
+#: itself ("I crochet while I watch", "I keep bees", "I carve spoons in the shed"): English
+#: has no present of a single event but the report of one. Not a state, a feeling, a thought
+#: or a wish (stative verbs: "I live", "I need", "I think"), not an auxiliary or a modal
+#: ("I do think", "I can"), not a catenative ("I keep forgetting", "I tend to"), not a duty's
+#: verb (teach, manage, sell: a job; take, pay, owe: a regimen or money; cook, clean, shop:
+#: daily care) and not a verb of saying or asking ("I mean", "I wonder").
+_SIMPLE_PRESENT = re.compile(
+    r"^\W*(?:(?:and|so|but|also|now|well|yes|yeah|oh|plus|then)\W+)*(?:i|we)\s+"
+    r"(?:(?:also|still|now|just|mostly|sometimes|even)\s+)?"
+    r"(?!(?:am|are|have|had|has|was|were|do|does|did|can|could|will|would|shall|should|may"
+    r"|might|must|need|want|like|love|hate|prefer|think|know|believe|feel|hope|guess|mean"
+    r"|wish|wonder|suppose|reckon|bet|see|hear|seem|live|own|rent|owe|pay|earn|work|teach"
+    r"|manage|sell|lead|take|get|got|keep\s+\w+ing|tend|try|agree|understand|remember"
+    r"|forget|miss|cook|clean|shop|drive|commute|sleep|eat|drink|say|ask|tell|promise"
+    r"|swear|doubt|fear|care|look|sound|go|come|stay|let|use|make|find|call|found|figured?"
+    r"|realise|realize|admit|appreciate|apologi[sz]e|hear|don't|dont|can't|cant|won't"
+    r"|didn't|always|never|usually|often|consider|remain|digress|enclose|write\s+(?:to|on)"
+    # the irregular pasts (a past report, not a habit): a closed class
+    r"|met|lost|grew|drove|left|put|went|came|saw|sang|ran|swam|rode|wrote|took|gave|made"
+    r"|found|bought|brought|caught|taught|thought|sold|told|held|kept|slept|spent|sent|built"
+    r"|felt|fell|won|began|drew|threw|flew|wore|tore|broke|spoke|chose|froze|stole|woke|hid"
+    r"|bit|beat|shot|fought|sought|dug|hung|stuck|struck|swung|led|fed|bled|fled|sat|stood"
+    r"|understood|paid|laid|said|heard|ate|drank|forgot|became|shook|blew|knew|dealt|meant)\b)"
+    r"(?P<verb>[a-z]{3,})(?<!ed)(?<!ing)(?<![^s]s)\b(?!')",
+    _I,
+)
 #: Counted periods name a date, not a habit: "two weekends ago", "a few nights later".
 _COUNTED = re.compile(
     rf"\b(?:\d+|a\s+few|a\s+couple\s+of|couple\s+of|two|three|four|five|several)\s+{_PART}\b"
@@ -146,7 +173,11 @@ def is_duty(text: str) -> bool:
 def reads_as_pastime(text: str) -> bool:
     """Whether a clause tells an activity the user habitually does (and not a duty)."""
     marked = _COUNTED.sub(" ", text)
-    if not (marks_recurrence(marked, adverbs=False) or _HABITUAL.search(marked)):
+    if not (
+        marks_recurrence(marked, adverbs=False)
+        or _HABITUAL.search(marked)
+        or _SIMPLE_PRESENT.match(text)
+    ):
         return False
     if _OTHER_SUBJECT.match(text) or is_duty(text):
         return False
