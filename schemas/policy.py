@@ -323,6 +323,14 @@ class NewerStatementsPolicy(BaseModel):
     #: `Policy.notes["marked_min_cosine"]`).
     marked_min_cosine: float = Field(default=1.1, ge=-1.0, le=1.1)
     marked_low_sigma: bool = False
+    #: Two versions among the few candidates the question singles out: an unmarked newer raw turn
+    #: presses though it matches the question less well when both are in a first tier of at most
+    #: this many candidates, their cosine at least `small_tier_min_cosine` and its σ at least
+    #: `small_tier_sigma_ratio` of the older's (round 26, r26-av6; `workers/query/small_tier.py`,
+    #: `Policy.notes["small_tier_max"]`). 0: never.
+    small_tier_max: int = Field(default=0, ge=0, le=50)
+    small_tier_min_cosine: float = Field(default=0.3, ge=-1.0, le=1.1)
+    small_tier_sigma_ratio: float = Field(default=0.0, ge=0.0, le=1.0)
     #: A newer raw turn that says something the older one names is over ("the oil boiler's
     #: gone", "sold the Proton", "no more kebabs") marks the change for that pair, as a turn
     #: that says "now" does (A.7.1; round 25, lead; `workers/query/ended_values.py`,

@@ -42,9 +42,12 @@ POLICY = with_rule(load_policy(), "latest_value", enabled=False)
 ON = with_rule(POLICY, "newer_statements", enabled=True, turn_says_now=True)
 # Without the turn's mark and without the do-question's waiver ("how do I get to …?",
 # present_habit_leads, witnessed in test_present_habit.py).
+#: Nor the small first tier, which ties this pair on its own since round 26 (`small_tier_max`,
+#: witnessed on the query path below).
 UNMARKED = with_rule(
-    POLICY, "newer_statements", enabled=True, turn_says_now=False, present_habit_leads=False
-)
+    POLICY, "newer_statements", enabled=True, turn_says_now=False, present_habit_leads=False,
+    small_tier_max=0,
+)  # fmt: skip
 DEMOTE_TO = POLICY.latest_value.demote_to
 #: No present-time word: only the newer turn's own words can open the rule.
 ASKED = "what am I into?"
@@ -175,6 +178,18 @@ def test_the_query_path_lets_the_marked_change_lead_an_unmarked_question(
     assert [e for e, _ in off].index("s0#0") < DEMOTE_TO
     # A question about the past keeps the history.
     assert _led(_ask(vectors, embedder, "how did I get to the office last year?")) == set()
+
+
+def test_the_query_path_lets_a_small_tier_tie_the_unmarked_pair(
+    embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
+) -> None:
+    # Round 26 (`small_tier.py`): with neither the turn's mark nor the do-question's waiver,
+    # the two ways to work are still the few candidates the question singles out.
+    vectors = stored([embedded[e.edge_id] for e in STREAM], POLICY)
+    few = with_rule(UNMARKED, "newer_statements", small_tier_max=4)
+    answer = _ask(vectors, embedder, QUESTION, few)
+    assert "s0#raw" in _led(answer)
+    assert [e for e, _ in answer].index("s3#raw") < DEMOTE_TO
 
 
 (

@@ -41,9 +41,11 @@ POLICY = load_policy()
 ON = with_rule(POLICY, "pressed_values", enabled=True)
 #: The rule off, and newer_statements' `turn_says_now` too: the witness's newer turn says
 #: "these days", which that rule also reads as a change (issue-11aa); off, it shows this rule alone.
+#: Likewise `small_tier_max` (round 26): the two works are the small first tier's candidates.
 OFF = with_rule(
-    with_rule(POLICY, "pressed_values", enabled=False), "newer_statements", turn_says_now=False
-)
+    with_rule(POLICY, "pressed_values", enabled=False),
+    "newer_statements", turn_says_now=False, small_tier_max=0,
+)  # fmt: skip
 DEMOTE_TO = POLICY.latest_value.demote_to
 FIRM = pressed_values.Firmness(POLICY.supersession.replace_threshold)
 

@@ -71,7 +71,7 @@ from workers.extraction.dates import has_date_cue, is_deictic
 from workers.extraction.own_withdrawal import hedged
 from workers.extraction.patterns_money import AMOUNT
 from workers.extraction.rules import USED_TO
-from workers.query import ended_values, low_cosine_versions
+from workers.query import ended_values, low_cosine_versions, small_tier
 from workers.query.candidates import MergedCandidate
 from workers.query.change_said import names_other, says_changed
 from workers.query.present_habit import asks_attitude, asks_others_habit, asks_present_habit
@@ -223,6 +223,9 @@ class Newer:
     #: It pressed because it says something this candidate names is over
     #: (`ended_values.says_ended`, `ended_value_marks`).
     ended: bool = False
+    #: It pressed whatever its σ because both are among the few candidates of a small first
+    #: tier (`small_tier.tied`, `small_tier_max`).
+    few: bool = False
 
 
 def asks_now(question: str) -> bool:
@@ -410,10 +413,11 @@ def _presses(
     shown_newer: bool = False,
     quantity: bool = False,
     tier: Set[str] = frozenset(),
-) -> tuple[float, bool, bool, bool, bool, bool] | None:
+) -> tuple[float, bool, bool, bool, bool, bool, bool] | None:
     """(cosine, whether the newer turn's own present-time words made it press, whether its
     restated amount did, whether its place among the shown did, whether it pressed below
-    `min_cosine`, whether it says the older one's value is over) when `newer` presses
+    `min_cosine`, whether it says the older one's value is over, whether a small first tier
+    tied the two whatever their σ) when `newer` presses
     `older`, else None. `question_now`: the question's words place it in the present (or
     `explicit_now` is off). `marked`: the newer turn says it holds now (`_marked`).
     `shown_newer`: the newer turn is among the first shown and the question asks which value
@@ -432,7 +436,7 @@ def _presses(
     unmarked = not marked and not question_now
     if unmarked and (not rule.unmarked_single_value or question_many):
         return None
-    restated = shown = False
+    restated = shown = few = False
     # Read once: the shown newer turn's closeness and the "about the same thing" gate below.
     cosine = (
         float(np.dot(older.vector, newer.vector))
@@ -458,7 +462,14 @@ def _presses(
         shown = (
             not restated and shown_newer and cosine is not None and cosine >= rule.shown_min_cosine
         )
-        if not restated and not shown:
+        # Or both are among the few candidates the question singles out (round 26).
+        few = (
+            not restated
+            and not shown
+            and cosine is not None
+            and small_tier.tied(older, newer, cosine, question_many, tier, rule)
+        )
+        if not restated and not shown and not few:
             return None
     if (
         not new.episodic
@@ -471,10 +482,10 @@ def _presses(
     ):
         return None
     said_now = marked and not ended
-    if cosine >= rule.min_cosine:
-        return (cosine, said_now, restated, shown, False, ended)
+    if cosine >= rule.min_cosine or few:
+        return (cosine, said_now, restated, shown, False, ended, few)
     if low_cosine_versions.tied(older, newer, cosine, marked, question_many, tier, rule):
-        return (cosine, said_now, restated, shown, True, ended)
+        return (cosine, said_now, restated, shown, True, ended, few)
     return None
 
 
@@ -554,13 +565,13 @@ def demotions(
             and (newer.record.edge_id not in aimed or pressed[0] >= rule.deeper_min_cosine)
         ]  # fmt: skip
         if pressing:
-            newest, (cosine, marked, restated, by_place, tied, ended) = max(
+            newest, (cosine, marked, restated, by_place, tied, ended, few) = max(
                 pressing, key=lambda p: (p[0].record.edge.ingest_time, p[0].record.edge_id)
             )
             out[older.record.edge_id] = Newer(
                 newest.record.edge_id, round(cosine, 2), marked, restated,
                 shown=by_place, deeper=newest.record.edge_id in aimed, tied_by_question=tied,
-                ended=ended,
+                ended=ended, few=few,
             )  # fmt: skip
     if rule.facts_follow:
         # A fact follows only a turn the present was said of: by the question, or by the
@@ -687,7 +698,7 @@ def follow(
             # as `shown`, round 25).
             out[fact.record.edge_id] = Newer(
                 newer.by, cosine, newer.marked, newer.restated, turn.record.edge_id,
-                shown=newer.shown, deeper=newer.deeper, ended=newer.ended,
+                shown=newer.shown, deeper=newer.deeper, ended=newer.ended, few=newer.few,
             )  # fmt: skip
             break
     return out
@@ -703,6 +714,8 @@ def explain(newer: Newer) -> str:
         if newer.restated
         else ", shown itself and close to this one"
         if newer.shown
+        else ", both among the few the question singles out"
+        if newer.few
         else ""
     ) + (", found past the window, nearest the statement it leads" if newer.deeper else "")
     if newer.tied_by_question:
