@@ -202,10 +202,10 @@ def register(
         "set since round 19), "
         "heldout12 (a thirteenth telling, a validation set since round 20), heldout13 (a "
         "fourteenth telling, a validation set since round 21), heldout14 (a fifteenth telling, "
-        "a validation set since round 24), heldout15 (a sixteenth, sealed telling, audited in "
-        "round 24), heldout16 (a seventeenth, sealed telling, audited in round 24), heldout17 "
-        "(an eighteenth, sealed telling, audited in round 25), heldout18 (a nineteenth, sealed "
-        "telling, audited in round 26) or a directory of case files",
+        "a validation set since round 24), heldout15 (a sixteenth telling, a validation set "
+        "since round 27), heldout16 (a seventeenth, sealed telling, audited in round 24), "
+        "heldout17 (an eighteenth, sealed telling, audited in round 25), heldout18 (a "
+        "nineteenth, sealed telling, audited in round 26) or a directory of case files",
     )
     b.add_argument("--extractor", choices=("rules", "llm"), default="rules")
     b.add_argument("--json", action="store_true")

@@ -27,8 +27,8 @@ or of `heldout13/` (a fourteenth telling written the same way by an eleventh out
 registers no earlier telling used, sealed through round 20 and a validation set since)
 or of `heldout14/` (a fifteenth telling written the same way by a twelfth outsider, in
 registers no earlier telling used, sealed through round 23 and a validation set since)
-or of `heldout15/` (a sixteenth, sealed telling written the same way by a thirteenth outsider,
-in registers no earlier telling used, kept for a later honest measurement; audited in round 24)
+or of `heldout15/` (a sixteenth telling written the same way by a thirteenth outsider, in
+registers no earlier telling used, sealed through round 26 and a validation set since)
 or of `heldout16/` (a seventeenth, sealed telling written the same way by a fourteenth outsider,
 in registers no earlier telling used, kept for a later honest measurement; audited in round 24)
 or of `heldout17/` (an eighteenth, sealed telling written the same way by a fifteenth outsider,
