@@ -205,7 +205,8 @@ def register(
         "a validation set since round 24), heldout15 (a sixteenth telling, a validation set "
         "since round 27), heldout16 (a seventeenth, sealed telling, audited in round 24), "
         "heldout17 (an eighteenth, sealed telling, audited in round 25), heldout18 (a "
-        "nineteenth, sealed telling, audited in round 26) or a directory of case files",
+        "nineteenth, sealed telling, audited in round 26), heldout19 (a twentieth, sealed telling, "
+        "audited in round 27) or a directory of case files",
     )
     b.add_argument("--extractor", choices=("rules", "llm"), default="rules")
     b.add_argument("--json", action="store_true")

@@ -35,6 +35,8 @@ or of `heldout17/` (an eighteenth, sealed telling written the same way by a fift
 in registers no earlier telling used, kept for a later honest measurement; audited in round 25)
 or of `heldout18/` (a nineteenth, sealed telling written the same way by a sixteenth outsider,
 in registers no earlier telling used, kept for a later honest measurement; audited in round 26)
+or of `heldout19/` (a twentieth, sealed telling written the same way by a seventeenth outsider,
+in registers no earlier telling used, kept for a later honest measurement; audited in round 27)
 go through the product's ingest and query paths, with the
 rule extractor or an LLM one; every question is scored as LifecycleBench scores (pass in the
 top 10, stale in the top 5).
@@ -76,6 +78,7 @@ SEALED = {
         "heldout16",
         "heldout17",
         "heldout18",
+        "heldout19",
     )
 }
 

@@ -1,7 +1,7 @@
-"""The sealed tellings of the paper turns (bench/paper_turns/heldout3 to heldout18): each
+"""The sealed tellings of the paper turns (bench/paper_turns/heldout3 to heldout19): each
 gold-metadata telling asks the same questions with the same labels, each labelled turn's fact at
 that turn's time (the checks every written set shares, and the seal, are in
-test_paper_turns_written_sets.py; heldout4's to heldout18's own rule checks in
+test_paper_turns_written_sets.py; heldout4's to heldout19's own rule checks in
 test_paper_turns_heldout4.py to test_paper_turns_heldout7_8.py)."""
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ GOLD_TELLINGS = {
     "heldout16": "h16-",
     "heldout17": "h17-",
     "heldout18": "h18-",
+    "heldout19": "h19-",
 }
 #: The turn id `cases.parse` gives a turn without a label.
 UNLABELLED = re.compile(r"[ua]\d\d-\d\d")

@@ -1,20 +1,20 @@
-"""The eighth to nineteenth tellings of the paper turns (bench/paper_turns/heldout7, heldout8,
-heldout9, heldout10, heldout11, heldout12, heldout13, heldout14, heldout15, heldout16, heldout17 and
-heldout18, written to the same plan in other registers): each gold-metadata telling says what its
-labels say, by the paper's rules — a stale fact of a changed value shares its slot with a newer gold
-fact (Table 1, §3.3), an expired one has its event before the question and an upcoming one after it
-(Table 29, A.13), a past-intent one before it (A.7.4), an acute illness ends a week after it is told
-while a chronic one has no end (Table 1 row 4), a retracted plan is named by a later retraction that
-carries no slot and has no date of its own (A.9), a "thinking about" is soft, weak, beside a firm
-value and only ever neutral (Appendix F), one of them later committed, a number asked for is numeric
-and newer number-less remarks keep it (A.7.1), and an order for others is another slot (A.7.2).
-heldout7 is a validation set since round 14, heldout8 since round 15, heldout9 since round 16,
-heldout10 since round 18, heldout11 since round 19, heldout12 since round 20, heldout13 since round
-21, heldout14 since round 24, heldout15 since round 27; heldout16, heldout17 and heldout18 stay
-SEALED. The checks it shares with the other written tellings are parametrized in
-test_paper_turns_heldout3.py and test_paper_turns_written_sets.py, the rule checks in
-paper_turns_gold_rules.py. None of these runs the product: they check the set, not what the
-product makes of it."""
+"""The eighth to twentieth tellings of the paper turns (bench/paper_turns/heldout7, heldout8,
+heldout9, heldout10, heldout11, heldout12, heldout13, heldout14, heldout15, heldout16, heldout17,
+heldout18 and heldout19, written to the same plan in other registers): each gold-metadata telling
+says what its labels say, by the paper's rules — a stale fact of a changed value shares its slot
+with a newer gold fact (Table 1, §3.3), an expired one has its event before the question and an
+upcoming one after it (Table 29, A.13), a past-intent one before it (A.7.4), an acute illness ends
+a week after it is told while a chronic one has no end (Table 1 row 4), a retracted plan is named
+by a later retraction that carries no slot and has no date of its own (A.9), a "thinking about" is
+soft, weak, beside a firm value and only ever neutral (Appendix F), one of them later committed, a
+number asked for is numeric and newer number-less remarks keep it (A.7.1), and an order for others
+is another slot (A.7.2). heldout7 is a validation set since round 14, heldout8 since round 15,
+heldout9 since round 16, heldout10 since round 18, heldout11 since round 19, heldout12 since round
+20, heldout13 since round 21, heldout14 since round 24, heldout15 since round 27; heldout16,
+heldout17, heldout18 and heldout19 stay SEALED. The checks it shares with the other written
+tellings are parametrized in test_paper_turns_heldout3.py and test_paper_turns_written_sets.py, the
+rule checks in paper_turns_gold_rules.py. None of these runs the product: they check the set, not
+what the product makes of it."""
 
 from __future__ import annotations
 
@@ -27,9 +27,9 @@ from bench.paper_turns import SEALED, SETS
 from bench.paper_turns.cases import load
 from tests.unit import paper_turns_gold_rules as rules
 
-#: (name, fact-id prefix): heldout8 to heldout18 were written to heldout7's plan (the same
+#: (name, fact-id prefix): heldout8 to heldout19 were written to heldout7's plan (the same
 #: proportions of attack vectors, modes and labelled constructions), so one set of checks
-#: serves all twelve.
+#: serves all thirteen.
 TELLINGS = [
     ("heldout7", "h7-"),
     ("heldout8", "h8-"),
@@ -43,6 +43,7 @@ TELLINGS = [
     ("heldout16", "h16-"),
     ("heldout17", "h17-"),
     ("heldout18", "h18-"),
+    ("heldout19", "h19-"),
 ]
 
 
