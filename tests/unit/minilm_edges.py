@@ -88,7 +88,7 @@ def ask(
     return [(r.edge_id, r.why) for r in result.results]
 
 
-def answered_off_on(
+def off_on(
     vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder, question: str, off: Policy,
     on: Policy, now: datetime,
 ) -> tuple[set[str], set[str]]:  # fmt: skip

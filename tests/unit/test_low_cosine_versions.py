@@ -13,14 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.unit.test_newer_statements import (
-    LATER,
-    ON,
-    THEN,
-    _candidate,
-    _unit,
-    tier_demotions,
-)
+from tests.unit.test_newer_statements import LATER, ON, THEN, _candidate, _unit, tier_demotions
 from workers.query import newer_statements
 
 #: The rule as the default policy has it (marked_min_cosine 0.1), every other gate as ON's.

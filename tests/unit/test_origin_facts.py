@@ -14,14 +14,7 @@ import pytest
 from schemas.categories import Category
 from schemas.events import EdgeEvent
 from schemas.policy import load_policy
-from tests.unit.minilm_edges import (
-    answered_off_on,
-    ask,
-    embedded_stream,
-    stored,
-    told_turns,
-    with_rule,
-)
+from tests.unit.minilm_edges import ask, embedded_stream, off_on, stored, told_turns, with_rule
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.query.origin_facts import asks_for_origin, is_origin_fact
 
@@ -112,7 +105,7 @@ def test_origin_facts_leave_a_question_that_asks_no_origin(
     embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
 ) -> None:
     vectors = stored([embedded[e.edge_id] for e in STREAM], POLICY)
-    off, on = answered_off_on(vectors, embedder, "how do I get to work?", OFF, ON, NOW)
+    off, on = off_on(vectors, embedder, "how do I get to work?", OFF, ON, NOW)
     assert off & ORIGINS  # without the rule they compete with the commute
     assert not on & ORIGINS
     assert {"s0#raw", "s1#raw", "s2#raw"} <= on  # the turns still answer by their words

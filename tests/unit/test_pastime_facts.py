@@ -11,14 +11,7 @@ from datetime import UTC, datetime
 from schemas.categories import Category, UpdateSemantics
 from schemas.events import EdgeEvent
 from schemas.policy import load_policy
-from tests.unit.minilm_edges import (
-    answered_off_on,
-    ask,
-    embedded_stream,
-    stored,
-    told_turns,
-    with_rule,
-)
+from tests.unit.minilm_edges import ask, embedded_stream, off_on, stored, told_turns, with_rule
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.query.pastime_facts import is_pastime_fact
 
@@ -61,7 +54,7 @@ def test_pastime_facts_leave_a_question_routed_elsewhere(
     embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
 ) -> None:
     vectors = stored([embedded[e.edge_id] for e in STREAM], POLICY)
-    off, on = answered_off_on(vectors, embedder, "where do I work?", OFF, ON, NOW)
+    off, on = off_on(vectors, embedder, "where do I work?", OFF, ON, NOW)
     assert off & PASTIMES  # without the rule they compete with the job
     assert not on & PASTIMES
     assert {"s1#raw", "s2#raw", "s5#raw"} <= on  # their turns still answer by their words
