@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from schemas.categories import Category
+from schemas.categories import Category, UpdateSemantics
 from schemas.events import EdgeEvent, Embedding, ForgetCommand
 from schemas.policy import Policy
 from schemas.query import QueryRequest
@@ -53,13 +53,16 @@ def stored_forgetting(
 
 
 #: A told turn: its text and the facts the extractor drew from it (text, slot key, value).
-Turn = tuple[str, Sequence[tuple[str, str, str | None]]]
+Turn = tuple[str, Sequence[tuple[str, str | None, str | None]]]
 
 
-def told_turns(turns: Sequence[Turn], now: datetime, category: Category) -> list[EdgeEvent]:
+def told_turns(
+    turns: Sequence[Turn], now: datetime, category: Category, *,
+    update: UpdateSemantics = UpdateSemantics.REPLACE, confidence: float = 0.9,
+) -> list[EdgeEvent]:  # fmt: skip
     """The turns as the offline extractor stores them — each turn's facts (`category`, replace
-    semantics), then the raw turn pointing to them — one turn a week up to `now`; user "u1",
-    without embeddings (`with_embeddings` adds them)."""
+    semantics unless `update` says otherwise), then the raw turn pointing to them — one turn a
+    week up to `now`; user "u1", without embeddings (`with_embeddings` adds them)."""
     edges: list[EdgeEvent] = []
     for n, (turn, facts) in enumerate(turns):
         at = now - timedelta(days=7 * (len(turns) - n))
@@ -68,7 +71,7 @@ def told_turns(turns: Sequence[Turn], now: datetime, category: Category) -> list
         for fact_id, (text, slot, value) in zip(ids, facts, strict=True):
             edges.append(EdgeEvent(
                 edge_id=fact_id, text=text, categories=category, slot_key=slot, value=value,
-                update="replace", confidence=0.9, **common,
+                update=update, confidence=confidence, **common,
             ))  # fmt: skip
         edges.append(EdgeEvent(edge_id=f"s{n}#raw", text=turn, categories=Category.OTHER,
                                episodic=True, episodic_of=ids, **common))  # fmt: skip
@@ -83,6 +86,18 @@ def ask(
     service = QueryService(vectors, embedder, policy, clock=lambda: now)
     result = service.query(QueryRequest(user_id="u1", query=question, as_of=now))
     return [(r.edge_id, r.why) for r in result.results]
+
+
+def off_on(
+    vectors: InMemoryVectorIndex, embedder: MiniLMEmbedder, question: str, off: Policy,
+    on: Policy, now: datetime,
+) -> tuple[set[str], set[str]]:  # fmt: skip
+    """The edge ids `ask` answers for `question` under `off` and under `on` (a window rule's
+    policy without and with it, `with_rule`)."""
+    return (
+        {e for e, _ in ask(vectors, embedder, question, off, now)},
+        {e for e, _ in ask(vectors, embedder, question, on, now)},
+    )
 
 
 def ranking_properties(

@@ -21,7 +21,7 @@ from schemas.categories import Category, Intent
 from schemas.events import EdgeEvent
 from schemas.policy import WithdrawnPolicy, load_policy
 from schemas.query import QueryRequest
-from schemas.records import FactRecord, Lifecycle
+from schemas.records import FactRecord
 from tests.unit.minilm_edges import (
     embedded_stream,
     moved_by,
@@ -30,6 +30,8 @@ from tests.unit.minilm_edges import (
     told_turns,
     with_rule,
 )
+from tests.unit.nearest_memory import told as _candidate
+from tests.unit.nearest_memory import unit as _unit
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.extraction.dismissal import dismissals, topic_words
 from workers.ports import Hit
@@ -115,20 +117,6 @@ def test_a_reason_after_the_dismissal_does_not_veto_it() -> None:
 
 
 # The rule over stand-in vectors: the probe (4th coordinate) reads nothing in the dismissal.
-def _unit(*xs: float) -> np.ndarray:
-    v = np.asarray([*xs, 0.0, 0.0, 0.0, 0.0][:5], dtype=np.float32)
-    return v / np.linalg.norm(v)
-
-
-def _candidate(edge_id: str, at: datetime, vector: np.ndarray, text: str) -> MergedCandidate:
-    edge = EdgeEvent(
-        edge_id=edge_id, user_id="u1", text=text, categories=Category.OTHER, ingest_time=at,
-        episodic=True, source_turns=(edge_id,),
-    )  # fmt: skip
-    life = Lifecycle(last_mentioned_at=at)
-    return MergedCandidate(FactRecord(edge=edge, lifecycle=life), 0.6, ("dense",), vector)
-
-
 def _given_up(*window: MergedCandidate, rule: WithdrawnPolicy) -> dict[str, withdrawn.Withdrawn]:
     def nearest(vector: np.ndarray, before: datetime) -> list[Hit]:
         hits = [

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from schemas.categories import Intent
-from schemas.policy import NewerStatementsPolicy
-from tests.unit.test_newer_statements import LATER, NOW, ON, THEN, _candidate, _unit
+from tests.unit.test_newer_statements import LATER, ON, THEN, _candidate, _unit, tier_demotions
 from workers.query import newer_statements
 
 #: The rule as the default policy has it (marked_min_cosine 0.1), every other gate as ON's.
@@ -41,21 +39,7 @@ PLAIN = _candidate(
 BOTH = frozenset({"old", "new"})
 
 
-def _found(
-    *window: object,
-    rule: NewerStatementsPolicy = RULE,
-    tier: frozenset[str] = BOTH,
-    question: str = ASKED,
-) -> dict[str, newer_statements.Newer]:
-    return newer_statements.demotions(
-        Intent.CURRENT,
-        question,
-        window,
-        NOW,
-        rule,
-        DEMOTE_TO,
-        tier=tier,  # type: ignore[arg-type]
-    )
+_found = tier_demotions(RULE, BOTH, ASKED, DEMOTE_TO)
 
 
 def test_a_marked_newer_turn_below_min_cosine_leads_when_the_question_ties_them() -> None:

@@ -13,6 +13,7 @@ threshold was not chosen on; and the same whatever order the edges were delivere
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -79,6 +80,24 @@ def _demoted(*window: MergedCandidate, question: str = ASKED, intent: Intent = I
              as_of: datetime = NOW, rule: NewerStatementsPolicy = RULE,
              shown: int = DEMOTE_TO) -> set[str]:  # fmt: skip
     return set(newer_statements.demotions(intent, question, window, as_of, rule, shown))
+
+
+def tier_demotions(
+    rule: NewerStatementsPolicy, tier: frozenset[str], question: str, demote_to: int = 5
+) -> Callable[..., dict[str, newer_statements.Newer]]:
+    """`newer_statements.demotions` for a current question as of NOW over a window whose first
+    tier is `tier`: `found(*window, rule=…, tier=…, question=…)`, each default overridable (the
+    first-tier witnesses: test_small_tier.py, test_low_cosine_versions.py)."""
+
+    def found(
+        *window: MergedCandidate, rule: NewerStatementsPolicy = rule,
+        tier: frozenset[str] = tier, question: str = question,
+    ) -> dict[str, newer_statements.Newer]:  # fmt: skip
+        return newer_statements.demotions(
+            Intent.CURRENT, question, window, NOW, rule, demote_to, tier=tier
+        )
+
+    return found
 
 
 def test_an_earlier_statement_yields_to_a_newer_turn_about_it_and_says_why() -> None:

@@ -7,14 +7,14 @@ LoCoMo.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
 from schemas.categories import Category
 from schemas.events import EdgeEvent
 from schemas.policy import load_policy
-from tests.unit.minilm_edges import ask, embedded_stream, stored, with_rule
+from tests.unit.minilm_edges import ask, embedded_stream, off_on, stored, told_turns, with_rule
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.query.origin_facts import asks_for_origin, is_origin_fact
 
@@ -42,21 +42,12 @@ TURNS = [
 
 
 def _stream() -> list[EdgeEvent]:
-    edges: list[EdgeEvent] = []
-    for n, (turn, fact) in enumerate(TURNS):
-        at = NOW - timedelta(days=7 * (len(TURNS) - n))
-        common = {"user_id": "u1", "ingest_time": at, "source_turns": (f"s{n}",)}
-        ids: tuple[str, ...] = ()
-        if fact is not None:
-            ids = (f"s{n}#0",)
-            edges.append(EdgeEvent(
-                edge_id=ids[0], text=f"{fact[0]} ({turn})", slot_key=fact[1],
-                value=fact[0].rsplit(" ", 1)[-1], categories=Category.IDENTITY_SELF_CONCEPT,
-                update="replace", confidence=0.95, **common,
-            ))  # fmt: skip
-        edges.append(EdgeEvent(edge_id=f"s{n}#raw", text=turn, categories=Category.OTHER,
-                               episodic=True, episodic_of=ids, **common))  # fmt: skip
-    return edges
+    # A fact's text carries its turn; its value is the statement's last word.
+    told = [
+        (turn, [] if fact is None else [(f"{fact[0]} ({turn})", fact[1], fact[0].split()[-1])])
+        for turn, fact in TURNS
+    ]
+    return told_turns(told, NOW, Category.IDENTITY_SELF_CONCEPT, confidence=0.95)
 
 
 STREAM = _stream()
@@ -114,9 +105,7 @@ def test_origin_facts_leave_a_question_that_asks_no_origin(
     embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
 ) -> None:
     vectors = stored([embedded[e.edge_id] for e in STREAM], POLICY)
-    question = "how do I get to work?"
-    off = {e for e, _ in ask(vectors, embedder, question, OFF, NOW)}
-    on = {e for e, _ in ask(vectors, embedder, question, ON, NOW)}
+    off, on = off_on(vectors, embedder, "how do I get to work?", OFF, ON, NOW)
     assert off & ORIGINS  # without the rule they compete with the commute
     assert not on & ORIGINS
     assert {"s0#raw", "s1#raw", "s2#raw"} <= on  # the turns still answer by their words

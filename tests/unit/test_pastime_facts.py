@@ -6,12 +6,12 @@ test; none comes from a paper-turns set or LoCoMo.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
-from schemas.categories import Category
+from schemas.categories import Category, UpdateSemantics
 from schemas.events import EdgeEvent
 from schemas.policy import load_policy
-from tests.unit.minilm_edges import ask, embedded_stream, stored, with_rule
+from tests.unit.minilm_edges import ask, embedded_stream, off_on, stored, told_turns, with_rule
 from workers.embedding.minilm import MiniLMEmbedder
 from workers.query.pastime_facts import is_pastime_fact
 
@@ -32,20 +32,8 @@ TURNS = [
 
 
 def _stream() -> list[EdgeEvent]:
-    edges: list[EdgeEvent] = []
-    for n, (turn, pastime) in enumerate(TURNS):
-        at = NOW - timedelta(days=7 * (len(TURNS) - n))
-        common = {"user_id": "u1", "ingest_time": at, "source_turns": (f"s{n}",)}
-        ids: tuple[str, ...] = ()
-        if pastime is not None:
-            ids = (f"s{n}#0",)
-            edges.append(EdgeEvent(
-                edge_id=ids[0], text=pastime, categories=Category.HOBBIES_RECREATION,
-                update="accumulate", confidence=0.9, **common,
-            ))  # fmt: skip
-        edges.append(EdgeEvent(edge_id=f"s{n}#raw", text=turn, categories=Category.OTHER,
-                               episodic=True, episodic_of=ids, **common))  # fmt: skip
-    return edges
+    told = [(turn, [] if pastime is None else [(pastime, None, None)]) for turn, pastime in TURNS]
+    return told_turns(told, NOW, Category.HOBBIES_RECREATION, update=UpdateSemantics.ACCUMULATE)
 
 
 STREAM = _stream()
@@ -66,9 +54,7 @@ def test_pastime_facts_leave_a_question_routed_elsewhere(
     embedder: MiniLMEmbedder, embedded: dict[str, EdgeEvent]
 ) -> None:
     vectors = stored([embedded[e.edge_id] for e in STREAM], POLICY)
-    question = "where do I work?"
-    off = {e for e, _ in ask(vectors, embedder, question, OFF, NOW)}
-    on = {e for e, _ in ask(vectors, embedder, question, ON, NOW)}
+    off, on = off_on(vectors, embedder, "where do I work?", OFF, ON, NOW)
     assert off & PASTIMES  # without the rule they compete with the job
     assert not on & PASTIMES
     assert {"s1#raw", "s2#raw", "s5#raw"} <= on  # their turns still answer by their words

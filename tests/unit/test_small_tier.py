@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from schemas.categories import Intent
-from schemas.policy import NewerStatementsPolicy
-from tests.unit.test_newer_statements import LATER, NOW, ON, THEN, _candidate, _unit
+from tests.unit.test_newer_statements import LATER, ON, THEN, _candidate, _unit, tier_demotions
 from workers.query import newer_statements
 
 #: The rule as the default policy has it (small_tier_max 4, small_tier_min_cosine 0.3,
@@ -45,15 +43,7 @@ NEWER = _candidate("new", LATER, CLOSE, sigma=0.6, text="Bertil and I set a date
 BOTH = frozenset({"old", "new"})
 
 
-def _found(
-    *window: object,
-    rule: NewerStatementsPolicy = RULE,
-    tier: frozenset[str] = BOTH,
-    question: str = ASKED,
-) -> dict[str, newer_statements.Newer]:
-    return newer_statements.demotions(
-        Intent.CURRENT, question, window, NOW, rule, DEMOTE_TO, tier=tier,  # type: ignore[arg-type]
-    )  # fmt: skip
+_found = tier_demotions(RULE, BOTH, ASKED, DEMOTE_TO)
 
 
 def test_an_unmarked_newer_turn_in_a_small_tier_leads_whatever_its_sigma() -> None:

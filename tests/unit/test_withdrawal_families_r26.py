@@ -19,15 +19,15 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import numpy as np
 import pytest
 
-from schemas.categories import Category, Intent
-from schemas.events import EdgeEvent, TurnEvent
+from schemas.categories import Intent
+from schemas.events import TurnEvent
 from schemas.policy import load_policy
-from schemas.records import FactRecord, Lifecycle
 from tests.unit.minilm_edges import with_rule
 from tests.unit.nearest_memory import nearest_in
+from tests.unit.nearest_memory import told as _candidate
+from tests.unit.nearest_memory import unit as _unit
 from workers.extraction.dismissal import (
     BOUND_BY_TOPIC,
     REPLACEMENT,
@@ -160,21 +160,6 @@ def test_a_note_heading_names_the_topic_of_a_later_dismissal() -> None:
 NOW = datetime(2026, 5, 1, 10, tzinfo=UTC)
 THEN, LATER = NOW - timedelta(days=200), NOW - timedelta(days=20)
 RULE = with_rule(load_policy(), "withdrawn", enabled=True).withdrawn
-
-
-def _unit(*xs: float) -> np.ndarray:
-    v = np.asarray([*xs, 0.0, 0.0, 0.0, 0.0][:5], dtype=np.float32)
-    return v / np.linalg.norm(v)
-
-
-def _candidate(edge_id: str, at: datetime, vector: np.ndarray, text: str) -> MergedCandidate:
-    edge = EdgeEvent(
-        edge_id=edge_id, user_id="u1", text=text, categories=Category.OTHER, ingest_time=at,
-        episodic=True, source_turns=(edge_id,),
-    )  # fmt: skip
-    return MergedCandidate(
-        FactRecord(edge=edge, lifecycle=Lifecycle(last_mentioned_at=at)), 0.6, ("dense",), vector
-    )
 
 
 def _given_up(*window: MergedCandidate, query: str = "") -> set[str]:

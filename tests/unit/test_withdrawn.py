@@ -33,6 +33,7 @@ from tests.unit.minilm_edges import (
     with_embeddings,
     with_rule,
 )
+from tests.unit.nearest_memory import unit as _unit
 from workers.embedding.minilm import MODEL_ID, MiniLMEmbedder
 from workers.extraction import own_withdrawal
 from workers.ports import Hit
@@ -48,11 +49,6 @@ POLICY = load_policy()
 ON = with_rule(POLICY, "withdrawn", enabled=True)
 OFF = with_rule(POLICY, "withdrawn", enabled=False)
 RULE = ON.withdrawn
-
-
-def _unit(*xs: float) -> np.ndarray:
-    v = np.asarray([*xs, 0.0, 0.0, 0.0, 0.0][:5], dtype=np.float32)
-    return v / np.linalg.norm(v)
 
 
 #: A plan, a withdrawal of it (cosine 0.6), a statement on the topic farther from it (cosine

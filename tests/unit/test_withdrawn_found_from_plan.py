@@ -12,14 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-import numpy as np
-
-from schemas.categories import Category, Intent
-from schemas.events import EdgeEvent
+from schemas.categories import Intent
 from schemas.policy import WithdrawnPolicy, load_policy
-from schemas.records import FactRecord, Lifecycle
 from tests.unit.minilm_edges import with_rule
 from tests.unit.nearest_memory import nearest_in
+from tests.unit.nearest_memory import told as _candidate
+from tests.unit.nearest_memory import unit as _unit
 from workers.query import withdrawn
 from workers.query.asked_topic import asked_topic
 from workers.query.candidates import MergedCandidate
@@ -31,23 +29,6 @@ POLICY = load_policy()
 RULE = with_rule(POLICY, "withdrawn", enabled=True).withdrawn
 NO_ASKED = RULE.model_copy(update={"asked_topic_min_cosine": None})
 NO_SEARCH = RULE.model_copy(update={"from_plans": 0})
-
-
-def _unit(*xs: float) -> np.ndarray:
-    v = np.asarray([*xs, 0.0, 0.0, 0.0, 0.0][:5], dtype=np.float32)
-    return v / np.linalg.norm(v)
-
-
-def _candidate(edge_id: str, at: datetime, vector: np.ndarray, text: str, *,
-               raw: bool = True, turn: str | None = None) -> MergedCandidate:  # fmt: skip
-    edge = EdgeEvent(
-        edge_id=edge_id, user_id="u1", text=text, categories=Category.OTHER, ingest_time=at,
-        episodic=raw, slot_key=None if raw else f"project.{edge_id}",
-        source_turns=(turn or edge_id,),
-    )  # fmt: skip
-    return MergedCandidate(
-        FactRecord(edge=edge, lifecycle=Lifecycle(last_mentioned_at=at)), 0.6, ("dense",), vector
-    )
 
 
 def _given_up(*window: MergedCandidate, memory: Sequence[MergedCandidate] = (),

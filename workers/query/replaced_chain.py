@@ -37,9 +37,9 @@ import numpy as np
 
 from schemas.categories import LifecycleState
 from schemas.records import FactRecord
+from workers.query import successors
 from workers.query.candidates import MergedCandidate
 from workers.query.pressed_values import mentioned_as_of
-from workers.query.successors import MAX_HOPS
 
 Fetch = Callable[[list[str]], dict[str, FactRecord]]
 
@@ -54,21 +54,11 @@ class Chained:
 
 
 def chain_end(start: FactRecord, fetch: Fetch) -> FactRecord | None:
-    """The active statement at the end of `start`'s `superseded_by` chain (None if the chain
-    breaks, loops or runs past `successors.MAX_HOPS`)."""
-    record, seen = start, {start.edge_id}
-    for _ in range(MAX_HOPS):
-        nxt = record.lifecycle.superseded_by
-        if record.lifecycle.state is not LifecycleState.SUPERSEDED or nxt is None:
-            return record if record is not start else None
-        if nxt in seen:
-            return None
-        seen.add(nxt)
-        found = fetch([nxt]).get(nxt)
-        if found is None:
-            return None
-        record = found
-    return None
+    """The statement at the end of `start`'s `superseded_by` chain (None if `start` was not
+    superseded, or the chain breaks, loops or runs past `successors.MAX_HOPS`): the walk of
+    successor expansion (`successors.chain_end`), through supersession only — a retracted
+    link ends the chain, and `demotions` asks for an end in the window."""
+    return successors.chain_end(start, lambda ids: list(fetch(ids).values()), retractions=False)
 
 
 def _turns(record: FactRecord) -> frozenset[str]:

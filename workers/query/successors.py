@@ -33,18 +33,23 @@ class Successor:
     sigma: float
 
 
-def _next_id(record: FactRecord) -> str | None:
+def _next_id(record: FactRecord, retractions: bool = True) -> str | None:
+    """The edge that replaced `record` (None if it holds): its successor when superseded, its
+    cancelling fact when retracted and `retractions` are followed."""
     lc = record.lifecycle
     if lc.state is LifecycleState.SUPERSEDED:
         return lc.superseded_by
-    if lc.state is LifecycleState.RETRACTED:
+    if retractions and lc.state is LifecycleState.RETRACTED:
         return lc.retracted_by
     return None
 
 
-def follow(matches: Sequence[tuple[FactRecord, float]], fetch: Fetch) -> dict[str, Successor]:
+def follow(
+    matches: Sequence[tuple[FactRecord, float]], fetch: Fetch, *, retractions: bool = True
+) -> dict[str, Successor]:
     """Successors (by edge id) of masked `(record, σ)` matches: the end of each chain of
-    replacements. A successor reached from several matches keeps the best σ."""
+    replacements. A successor reached from several matches keeps the best σ. Without
+    `retractions` only supersession is followed: a retracted link ends its chain."""
     Link = tuple[str, str, float]  # (via, relation, σ)
 
     def keep(links: dict[str, Link], target: str, link: Link) -> None:
@@ -53,7 +58,7 @@ def follow(matches: Sequence[tuple[FactRecord, float]], fetch: Fetch) -> dict[st
 
     heads: dict[str, Link] = {}
     for record, sigma in matches:
-        nxt = _next_id(record)
+        nxt = _next_id(record, retractions)
         if nxt is not None:
             keep(heads, nxt, (record.edge_id, record.lifecycle.state.value, sigma))
     found: dict[str, Successor] = {}
@@ -64,7 +69,7 @@ def follow(matches: Sequence[tuple[FactRecord, float]], fetch: Fetch) -> dict[st
         following: dict[str, Link] = {}
         for record in fetch(sorted(heads)):
             link = heads[record.edge_id]
-            nxt = _next_id(record)
+            nxt = _next_id(record, retractions)
             if nxt is None:
                 old = found.get(record.edge_id)
                 if old is None or link[2] > old.sigma:
@@ -73,3 +78,11 @@ def follow(matches: Sequence[tuple[FactRecord, float]], fetch: Fetch) -> dict[st
                 keep(following, nxt, link)
         heads = following
     return found
+
+
+def chain_end(start: FactRecord, fetch: Fetch, *, retractions: bool = True) -> FactRecord | None:
+    """The record at the end of `start`'s chain of replacements: `follow` for one record. None
+    when `start` was not replaced, or the chain breaks (a link not found), loops or runs past
+    `MAX_HOPS`."""
+    found = follow([(start, 0.0)], fetch, retractions=retractions)
+    return next(iter(found.values())).record if found else None
