@@ -46,6 +46,9 @@ def test_the_attribute_read_stands_for_a_present_time_word() -> None:
     assert not now("who found her the flat on that street?")
     assert not now("which streets have all her flats been on?")
     assert attribute_now.asks_for_a_value("what's her street?")
+    # A quantity is a value ("how much …"); a manner is not ("how is …").
+    assert attribute_now.asks_for_a_value("how much is her rent?")
+    assert not attribute_now.asks_for_a_value("how is her rent paid?")
     # The switch off: only the words.
     assert not attribute_now.asks_value_now("which street is her flat on?", Intent.CURRENT,
                                             True, True, False)  # fmt: skip

@@ -29,16 +29,22 @@ from workers.query import newer_statements
 
 #: The words that ask whether an earlier state lasted (`newer_statements` reads them so too).
 _CONTINUITY = re.compile(r"\b(?:still|any ?more)\b", re.I)
-#: A question that asks for a value opens with a wh-word for one (what, which, where, who),
-#: or asks whether one holds, opening with a present copula or do-support ("is she …?").
-_ASKS_A_VALUE = re.compile(r"^\W*(?:what|which|where|who|is|are|am|does|do)\b", re.I)
+#: A question that asks for a value opens with a wh-word for one (what, which, where, who, a
+#: quantity's "how much / many / old / far / long / often"), or asks whether one holds,
+#: opening with a present copula or do-support ("is she …?").
+_QUANTITY = r"how\s+(?:much|many|old|far|long|often)\b"
+_ASKS_A_VALUE = re.compile(
+    rf"^\W*(?:(?:what|which|where|who|is|are|am|does|do)\b|{_QUANTITY})", re.I
+)
 #: ... in the present: a present copula or do-support ("what's", "which city is", "which firm
 #: does she work for"), not a past or perfect one ("who invited", "where has she lived") ...
 _PRESENT = re.compile(r"\b(?:is|are|am|does|do)\b|^\W*\w+'s\b", re.I)
 #: ... and does not ask for a reason or a manner, nor what would, might or will be (a
-#: supposition or a plan is no value that holds): "why", "how", a modal.
+#: supposition or a plan is no value that holds): "why", "how" (but a quantity's), a modal.
 _NOT_A_VALUE = re.compile(
-    r"\b(?:why|how|would|might|could|should|will|shall|may|likely|probably)\b", re.I
+    r"\b(?:why|how(?!\s+(?:much|many|old|far|long|often)\b)|would|might|could|should|will"
+    r"|shall|may|likely|probably)\b",
+    re.I,
 )
 
 
