@@ -45,6 +45,11 @@ def test_the_attribute_read_stands_for_a_present_time_word() -> None:
     assert not now("which street might her flat be on?")
     assert not now("who found her the flat on that street?")
     assert not now("which streets have all her flats been on?")
+    # The copula must be the question's verb: not what someone does, an activity in
+    # progress, a state towards another verb.
+    assert not now("which street does she cycle along?")
+    assert not now("which street is she cycling along?")
+    assert not now("which street is she keen to move to?")
     assert attribute_now.asks_for_a_value("what's her street?")
     # A quantity is a value ("how much …"); a manner is not ("how is …").
     assert attribute_now.asks_for_a_value("how much is her rent?")

@@ -31,14 +31,17 @@ from workers.query import newer_statements
 _CONTINUITY = re.compile(r"\b(?:still|any ?more)\b", re.I)
 #: A question that asks for a value opens with a wh-word for one (what, which, where, who, a
 #: quantity's "how much / many / old / far / long / often"), or asks whether one holds,
-#: opening with a present copula or do-support ("is she …?").
+#: opening with a present copula ("is she …?").
 _QUANTITY = r"how\s+(?:much|many|old|far|long|often)\b"
-_ASKS_A_VALUE = re.compile(
-    rf"^\W*(?:(?:what|which|where|who|is|are|am|does|do)\b|{_QUANTITY})", re.I
-)
-#: ... in the present: a present copula or do-support ("what's", "which city is", "which firm
-#: does she work for"), not a past or perfect one ("who invited", "where has she lived") ...
-_PRESENT = re.compile(r"\b(?:is|are|am|does|do)\b|^\W*\w+'s\b", re.I)
+_ASKS_A_VALUE = re.compile(rf"^\W*(?:(?:what|which|where|who|is|are|am)\b|{_QUANTITY})", re.I)
+#: ... in the present, with a copula ("what's", "which city is", "is she …"), not a past or
+#: perfect verb ("who invited", "where has she lived") ...
+_PRESENT = re.compile(r"\b(?:is|are|am)\b|^\W*\w+'s\b", re.I)
+#: ... and the copula is the question's verb: what the attribute *is*, not what someone does
+#: ("what does he find …", "which flavours does she enjoy"), an activity in progress ("what
+#: is he teaming up with"), or a state towards another verb ("which city is he excited to
+#: play in") — a do-question about the asker is `asks_current_value`'s own (`present_habit`).
+_OTHER_VERB = re.compile(r"\b(?:does|do|did)\b|\b\w{3,}ing\b|\bto\s+\w+", re.I)
 #: ... and does not ask for a reason or a manner, nor what would, might or will be (a
 #: supposition or a plan is no value that holds): "why", "how" (but a quantity's), a modal.
 _NOT_A_VALUE = re.compile(
@@ -70,12 +73,14 @@ def asks_value_now(
 
 def asks_for_a_value(question: str) -> bool:
     """Whether the question's grammar asks for one value: a wh-question for a thing, place or
-    person (what, which, where, who) in the present tense, or whether one holds ("is she
-    …?", "does he …?"), not for a reason, a manner, a supposition or a plan
+    person (what, which, where, who) with a present copula as its verb, or whether one holds
+    ("is she …?"), not what someone does, an activity in progress or a state towards another
+    verb, nor for a reason, a manner, a supposition or a plan
     (why, how, a modal), nor for a set (`newer_statements.asks_for_many`)."""
     return (
         _ASKS_A_VALUE.search(question) is not None
         and _PRESENT.search(question) is not None
+        and _OTHER_VERB.search(question) is None
         and _NOT_A_VALUE.search(question) is None
         and not newer_statements.asks_for_many(question)
     )
