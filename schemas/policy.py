@@ -170,6 +170,16 @@ class LatestValuePolicy(BaseModel):
     #: starts: the newer version takes the older one's turn among the first (A.7.3; round 26,
     #: r26-av4; `workers/query/deeper_lift.py`, `Policy.notes["deeper_marked_lifts"]`).
     deeper_marked_lifts: bool = False
+    #: A current question the attribute classifier reads as asking a single-valued attribute
+    #: asks which value holds now, present-time word or not: the rules above that read
+    #: `asks_current_value` read it too (A.7.3; round 27, r27-av4;
+    #: `workers/query/attribute_now.py`, `Policy.notes["attribute_asks_now"]`).
+    attribute_asks_now: bool = False
+    #: A later pass of `judge_lifted` takes its demotions, while the `_keeping` cap allows,
+    #: nearest the newer statement that leads them first (not in window order): the surest
+    #: older version before a remark that only touches the topic (round 27, r27-av4;
+    #: `workers/query/keeping_order.py`, `Policy.notes["keeping_by_closeness"]`).
+    keeping_by_closeness: bool = False
     #: Which classifier says what a question or candidate is about: the nearest prototypes
     #: (`workers/extraction/prototypes.py`, cosines, the thresholds above) or the trained
     #: linear probe (`workers/extraction/attribute_probe.py`, class probabilities with a

@@ -28,9 +28,11 @@ from workers.extraction.prototypes import PrototypeClassifier, default_table, is
 from workers.extraction.withdrawal_probe import default_withdrawal_probe, withdrawal_probability
 from workers.ports import Embedder, Hit, SearchFilter, VectorIndex
 from workers.query import (
+    attribute_now,
     bracketed,
     deeper_lift,
     given_up,
+    keeping_order,
     lasting_states,
     latest_value,
     newer_statements,
@@ -113,6 +115,23 @@ class WindowRules:
         return latest_value.demotions(
             intent, question, records, verdicts, slots, allowed, rule, keys
         )
+
+    def _holds_now(self, question: str, intent: Intent, qv: np.ndarray) -> bool:
+        """Whether the question asks which value holds now: its words say so, or (with
+        `latest_value.attribute_asks_now`) the attribute classifier reads a current question
+        as asking a single-valued attribute (`workers/query/attribute_now.py`)."""
+        present_habit = self._policy.newer_statements.present_habit_leads
+        if newer_statements.asks_current_value(question, present_habit):
+            return True
+        if self._latest is None or not self._policy.latest_value.attribute_asks_now:
+            return False
+        classifier, rule, allowed, _ = self._latest
+        if not rule.enabled or intent is not Intent.CURRENT:
+            return False
+        asked = bool(
+            latest_value.asked_attributes(classifier.classify(np.asarray([qv]))[0], allowed, rule)
+        )
+        return attribute_now.asks_value_now(question, intent, asked, present_habit, True)
 
     def _turn_keys(
         self, user: str, records: list[FactRecord], read: dict[str, FactRecord]
@@ -243,18 +262,18 @@ class WindowRules:
 
     def _through_replaced(
         self, user: str, intent: Intent, merged: list[MergedCandidate], ranked: list[int],
-        as_of: datetime, question: str, read: dict[str, FactRecord],
+        as_of: datetime, holds_now: bool, read: dict[str, FactRecord],
     ) -> dict[str, replaced_chain.Chained]:  # fmt: skip
         """The first candidates that are earlier versions of a superseded match whose chain
         of replacements ends in the window, for a question that asks which value holds now
-        (`workers/query/replaced_chain.py`)."""
+        (`holds_now`, `_holds_now`; `workers/query/replaced_chain.py`)."""
         rule = self._policy.newer_statements
         if (
             not rule.enabled
             or not rule.through_replaced
             or not self._newer_calibrated
             or intent is not Intent.CURRENT
-            or not newer_statements.asks_current_value(question, rule.present_habit_leads)
+            or not holds_now
         ):
             return {}
         replaced = [m for m in merged if m.record.lifecycle.state is LifecycleState.SUPERSEDED]
@@ -350,6 +369,7 @@ class WindowRules:
         pressers: dict[str, set[str]] | None = None,
         lifters: dict[str, str] | None = None,
         brackets: dict[str, str] | None = None,
+        leaders: dict[str, set[str]] | None = None,
     ) -> dict[str, list[str]]:
         """Edge id → why it moves down inside the window (`latest_value.reorder`): the older
         statements, the statements told with a replaced fact, the passed mentions, the pressed
@@ -362,8 +382,11 @@ class WindowRules:
         presser found past the window that says the change itself → the first candidate it
         leads (`deeper_lift`); `brackets`, if given, holds the pairs earlier passes found and
         receives this pass's: a pair whose older statement a demotion moved out of the first
-        places still brackets the middle version that rose into them (`bracketed`)."""
+        places still brackets the middle version that rose into them (`bracketed`); `leaders`,
+        if given, receives each candidate moved as an older statement → the newer statements
+        that lead it, of every rule that names one (`keeping_order`)."""
         out: dict[str, list[str]] = {}
+        led: dict[str, set[str]] = leaders if leaders is not None else {}
         paired: dict[str, set[str]] = pressers if pressers is not None else {}
         read: dict[str, FactRecord] = {}
         # Older → the newer statement that leads it, for the bracketing rule: only the rules
@@ -374,12 +397,14 @@ class WindowRules:
         for edge_id, demotion in self._latest_value(user, intent, qv, merged, ranked, read).items():
             out.setdefault(edge_id, []).append(latest_value.explain(demotion))
             pairs.setdefault(edge_id, demotion.newer)
+            led.setdefault(edge_id, set()).add(demotion.newer)
         for edge_id, sibling in self._told_with_replaced(
             user, intent, merged, ranked, read
         ).items():
             out.setdefault(edge_id, []).append(outdated_siblings.explain(sibling))
             pairs.setdefault(edge_id, sibling.by)
             paired.setdefault(edge_id, set()).add(sibling.by)
+            led.setdefault(edge_id, set()).add(sibling.by)
         if not self._policy.passed_mentions.masked:
             for edge_id, mention in self._passed(user, intent, merged, ranked, as_of, read).items():
                 out.setdefault(edge_id, []).append(passed_mentions.explain(mention))
@@ -389,19 +414,17 @@ class WindowRules:
             out.setdefault(edge_id, []).append(pressed_values.explain(pressed))
             pairs.setdefault(edge_id, pressed.by)
             paired.setdefault(edge_id, set()).add(pressed.by)
+            led.setdefault(edge_id, set()).add(pressed.by)
         # A pair the newer turn marks as a change (its own present-time word, the change
         # said, the older value said over) brackets for a question that asks which value
         # holds now (`bracketed_versions.marked_pairs`): the user's word ties the two.
-        marked_pairs = (
-            self._policy.bracketed_versions.marked_pairs
-            and newer_statements.asks_current_value(
-                question, self._policy.newer_statements.present_habit_leads
-            )
-        )
+        holds_now = self._holds_now(question, intent, qv)
+        marked_pairs = self._policy.bracketed_versions.marked_pairs and holds_now
         for edge_id, newer in self._newer(
             user, intent, merged, ranked, as_of, question, read, lifted, tier
         ).items():
             out.setdefault(edge_id, []).append(newer_statements.explain(newer))
+            led.setdefault(edge_id, set()).add(newer.by)
             # Pressed only for being shown itself, close (`shown_newer_leads`, σ waived): as
             # often a later remark on the topic as a newer version (round 23) — no pair.
             if not newer.shown:
@@ -411,15 +434,17 @@ class WindowRules:
             if marked_pairs and (newer.marked or newer.ended) and newer.drawn_from is None:
                 pairs.setdefault(edge_id, newer.by)
         for edge_id, chained in self._through_replaced(
-            user, intent, merged, ranked, as_of, question, read
+            user, intent, merged, ranked, as_of, holds_now, read
         ).items():
             if edge_id not in out:  # moved already, for a reason of its own
                 out[edge_id] = [replaced_chain.explain(chained)]
                 paired.setdefault(edge_id, set()).add(chained.newer)
+                led.setdefault(edge_id, set()).add(chained.newer)
         for edge_id, middle in self._bracketed(intent, merged, ranked, pairs, as_of).items():
             if edge_id not in out:  # moved already, for a reason of its own
                 out[edge_id] = [bracketed.explain(middle)]
                 paired.setdefault(edge_id, set()).add(middle.newer)
+                led.setdefault(edge_id, set()).add(middle.newer)
         lasting = self._policy.lasting_states
         if lasting.enabled:
             window = [merged[i].record for i in ranked[: self._policy.latest_value.window]]
@@ -482,9 +507,7 @@ class WindowRules:
         # older of a pair last. Every order inside the demoted block cost LoCoMo dev recall@5
         # ungated: newest first 0.608 -> 0.600 (round 24), the paired last 0.606 -> 0.603
         # (round 25: third-person questions whose evidence a later remark on the topic pressed).
-        holds_now = newer_statements.asks_current_value(
-            question, self._policy.newer_statements.present_habit_leads
-        )
+        holds_now = self._holds_now(question, intent, qv)
         told = (
             (lambda i: merged[i].record.edge.ingest_time)
             if self._policy.latest_value.demoted_newest_first and holds_now
@@ -500,18 +523,28 @@ class WindowRules:
         for _ in range(1 + self._policy.latest_value.judge_lifted):
             found_pressers: dict[str, set[str]] = {}
             found_lifters: dict[str, str] = {}
+            found_leaders: dict[str, set[str]] = {}
             fresh = {
                 k: v
                 for k, v in self.moved_down(
                     user, intent, qv, merged, view, as_of, question, not first, tier,
                     found_pressers, lifters=found_lifters, brackets=brackets,
+                    leaders=found_leaders,
                 ).items()
                 if k not in moved_why
             }  # fmt: skip
             if not first:
                 fresh = {k: v for k, v in fresh.items() if k not in seen_first}
-                fresh = _keeping(fresh, [merged[i].record.edge_id for i in view[:window]],
-                                 judged, moved_why.keys(), demote_to)  # fmt: skip
+                shown_ids = [merged[i].record.edge_id for i in view[:window]]
+                if self._policy.latest_value.keeping_by_closeness:
+                    # the surest older versions first: nearest the statement that leads them
+                    shown_ids = keeping_order.by_closeness(
+                        shown_ids,
+                        fresh.keys(),
+                        found_leaders,
+                        {m.record.edge_id: m.vector for m in merged},
+                    )
+                fresh = _keeping(fresh, shown_ids, judged, moved_why.keys(), demote_to)
             first = False
             moved_why.update(fresh)
             for k in fresh:
