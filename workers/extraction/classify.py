@@ -157,11 +157,14 @@ def _without(
         if not drop[i] and facts[i].prototype not in LENDS_NO_CATEGORY
     ]
     mixed = _mixed(lending) if lending else {Category.OTHER: 1.0}
+    said = bool(lending) and all(e.kind_said for e in lending)
     final = list(fact_edges)
     for raw in edges[len(facts) :]:
         if raw.episodic and raw.episodic_of:
             kept = tuple(x for x in raw.episodic_of if x not in dropped)
-            raw = raw.model_copy(update={"categories": mixed, "episodic_of": kept})
+            raw = raw.model_copy(
+                update={"categories": mixed, "episodic_of": kept, "kind_said": said}
+            )
         final.append(raw)
     return final
 
@@ -266,6 +269,7 @@ def _checked(
         update={
             "categories": normalize_weights({best.category.value: 1.0}),
             "slot_key": normalize_slot_key(slot),
+            "kind_said": False,  # the prototypes' reading now, not the family's
         }
     )
 
