@@ -126,6 +126,12 @@ class EdgeEvent(BaseModel):
     #: facts extracted from the same turn (`episodic_of`, their edge ids).
     episodic: bool = False
     episodic_of: tuple[str, ...] = ()
+    #: The category is one the extractor named, not the nearest prototype examples' mix: a
+    #: family that knows what it looks for (a home, an employer), a model, or a value family's
+    #: fact the prototypes matched to a known single-valued attribute (a drink, a car) — not a
+    #: category mix, a per-item template (a hobby, a condition) nor a raw turn without facts.
+    #: A raw turn's when every fact it lends its categories from is. False in older logs.
+    kind_said: bool = False
     embedding: Embedding | None = None
 
     @field_validator("categories", mode="before")

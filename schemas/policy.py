@@ -415,6 +415,10 @@ class SetQuestionsPolicy(BaseModel):
     #: the asked kind (a pastime read at ingest, `patterns_pastimes`) is served above it is
     #: the same item: it leaves the first places (measured: `Policy.notes["pastimes"]`).
     pastime_turn_yields: bool = False
+    #: Round 27: among those places, a record of another concrete kind whose kind the extractor
+    #: said itself (`EdgeEvent.kind_said`: a home, an employer, a drink — not the prototypes'
+    #: reading) yields too, and competes again as chatter does (`set_questions.said_other_kind`).
+    said_kinds_yield: bool = False
     #: The embedder whose prototype cosines the margin was measured on; off under any other.
     embedder_model_id: str = "minilm-l6-v2-int8"
 

@@ -157,11 +157,14 @@ def _without(
         if not drop[i] and facts[i].prototype not in LENDS_NO_CATEGORY
     ]
     mixed = _mixed(lending) if lending else {Category.OTHER: 1.0}
+    said = bool(lending) and all(e.kind_said for e in lending)
     final = list(fact_edges)
     for raw in edges[len(facts) :]:
         if raw.episodic and raw.episodic_of:
             kept = tuple(x for x in raw.episodic_of if x not in dropped)
-            raw = raw.model_copy(update={"categories": mixed, "episodic_of": kept})
+            raw = raw.model_copy(
+                update={"categories": mixed, "episodic_of": kept, "kind_said": said}
+            )
         final.append(raw)
     return final
 
@@ -202,8 +205,18 @@ def _decided(edge: EdgeEvent, fact: ExtractedFact, verdict: Verdict) -> EdgeEven
             "categories": normalize_weights({c.value: w for c, w in categories.items()}),
             "slot_key": normalize_slot_key(slot) if slot else None,
             "update": update,
+            "kind_said": _names_one_value(attribute, slot),
         }
     )
+
+
+def _names_one_value(attribute: Attribute | None, slot: str | None) -> bool:
+    """Whether a value family's fact is a known single-valued attribute's (a home, a drink, an
+    employer, a car: `EdgeEvent.kind_said`) — its kind is that attribute's, one value at a time,
+    never an item of a set — not a category the prototypes' examples mixed nor a per-item
+    template's ("hobby.{head}", "health.{head}": items of a set, read as whatever kind is
+    nearest)."""
+    return attribute is not None and "{" not in attribute.slot and slot == attribute.slot
 
 
 def _as_pastime(edge: EdgeEvent) -> EdgeEvent:
@@ -266,6 +279,8 @@ def _checked(
         update={
             "categories": normalize_weights({best.category.value: 1.0}),
             "slot_key": normalize_slot_key(slot),
+            # the prototypes' reading now: said only as a single-valued attribute's
+            "kind_said": _names_one_value(best, slot),
         }
     )
 

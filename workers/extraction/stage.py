@@ -47,6 +47,15 @@ def raw_edge_id_of(fact_id: str) -> str | None:
     return f"{head}#raw" if sep and tail.isdigit() else None
 
 
+def says_kind(fact: ExtractedFact) -> bool:
+    """Whether the extractor said the fact's category itself (`EdgeEvent.kind_said`): a rule
+    family that knows what it looks for, or a model — not a value family, whose category the
+    prototypes decide ("decide", "require", "habit"), nor a pastime, which they may veto. A
+    checked slot ("check", "passing") is the family's unless the prototypes re-slot it
+    (`classify._checked` clears it then)."""
+    return fact.prototype in (None, "check", "passing")
+
+
 def _mixed_categories(facts: Sequence[ExtractedFact]) -> dict[Category, float]:
     """The raw turn's soft membership: the mean of its facts' (OTHER when there are none).
 
@@ -88,6 +97,7 @@ def edges_for_turn(
             emotional_loading=fact.emotional_loading,
             quarantined=fact.quarantined,
             source_turns=(turn.turn_id,),
+            kind_said=says_kind(fact),
         )
         for i, fact in enumerate(facts)
     ]
@@ -105,6 +115,8 @@ def _raw_edges(
     quarantined = any(f.quarantined for f in facts)
     served = tuple(e.edge_id for e in fact_edges if not e.quarantined)
     categories = _mixed_categories(facts)
+    lending = [f for f in facts if f.prototype not in LENDS_NO_CATEGORY]
+    kind_said = bool(lending) and all(says_kind(f) for f in lending)
     chunks = raw_chunks(turn.text)
     out: list[EdgeEvent] = []
     for part, chunk in enumerate(chunks, start=1):
@@ -123,6 +135,7 @@ def _raw_edges(
                 source_turns=(turn.turn_id,),
                 episodic=True,
                 episodic_of=served if chunk.in_window else (),
+                kind_said=kind_said and chunk.in_window,
             )
         )
     return out[1:] + out[:1]

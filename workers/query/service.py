@@ -186,6 +186,8 @@ class QueryService:
             if rule.chatter_yields
             else set()
         )
+        if rule.said_kinds_yield:
+            chatter |= set_questions.said_other_kind(merged, kept[keep:k], kind)
         filled, placed = set_questions.fill_window(
             kept, merged, lambda i: scores.score[i] > 0.0, margins, rule.kind_weight, keep, k,
             chatter,

@@ -142,6 +142,25 @@ def chatter_of(
     return asking | {i for i, x in zip(read, found, strict=True) if x >= min_margin}
 
 
+def said_other_kind(
+    merged: Sequence[MergedCandidate], positions: Sequence[int], kind: Category
+) -> set[int]:
+    """Of `positions` (the window's places after the top 5), the records of another concrete
+    kind than the asked one whose kind the extractor said itself (`EdgeEvent.kind_said`: a
+    family that knows what it looks for — a home, an employer, a drink, a car — or a raw turn
+    all of whose facts are such): a drink is no hobby whatever the prototypes make of its
+    words. They yield their place as chatter does and compete for it again by σ + kind_weight ·
+    kind margin (`fill_window`). A category the prototypes decided keeps its place: a pastime
+    a value family told as a vice or a sore hand is read as another kind (round 26)."""
+    out: set[int] = set()
+    for i in positions:
+        edge = merged[i].record.edge
+        category = edge.primary_category
+        if edge.kind_said and category not in (kind, Category.OTHER):
+            out.add(i)
+    return out
+
+
 def turns_told_again(
     ranked: Sequence[int], merged: Sequence[MergedCandidate], kind: Category, keep: int
 ) -> set[int]:
