@@ -84,9 +84,9 @@ def test_a_plan_told_in_verse_lines_is_asserted() -> None:
     [
         ("Job: theatre nurse at the county hospital.", "theatre nurse", False),
         ("current role: senior surveyor with a housing trust", "senior surveyor", False),
-        ("- job: claims analyst @ a building society\n- need: a nicer email", "claims analyst", True),
+        ("- job: claims analyst @ a society\n- need: an email", "claims analyst", True),
         ("Employed as a welder at the shipyard, nights mostly.", "welder", False),
-        ("cold mornings / head gardener at Ashcombe Hall / soil under my nails", "head gardener", False),
+        ("cold dawn / head gardener at Ashcombe Hall / soil on me", "head gardener", False),
     ],
 )
 def test_a_job_line_or_a_dropped_subject_keys_the_profession(

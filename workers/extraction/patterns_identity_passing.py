@@ -124,7 +124,7 @@ _FIELD = re.compile(
 )
 #: A field value's modifiers before its head, as many as there are (up to three, none a
 #: preposition, article or conjunction): "senior engineer at …" is an engineer, not "senior".
-_MODIFIERS = r"(?:(?!(?:at|for|in|on|with|of|the|a|an|to|from|and|or|@)\b)[a-z][\w-]*\s+){0,3}"
+_MODIFIERS = r"(?:(?!(?:at|for|in|on|with|of|the|a|an|to|from|and|or|now|@)\b)[a-z][\w-]*\s+){0,3}"
 #: A field value's head: an agent noun by its form, or one of the two whole words the suffixes
 #: miss ("nurse", "analyst": the suffix classes need a letter before them).
 _FIELD_HEAD = rf"(?:{_AGENT_HEAD}|nurse|analyst)"
@@ -135,7 +135,7 @@ _FIELD_HEAD = rf"(?:{_AGENT_HEAD}|nurse|analyst)"
 #: list's "key: value" reaches the families as "key is value" (`workers/text/register.py`).
 _JOB_FIELD = re.compile(
     r"^\s*(?:[-*•·]\s*)?(?:(?:my|current|present|day|main)\s+)?(?:job|role|position)"
-    r"(?:\s+(?:field|title))?(?:\s*[:=\u2014\u2013]\s*|\s+is\s+(?:an?\s+)?)"
+    r"(?:\s+(?:field|title))?(?:\s*[:=\u2014\u2013]\s*|\s+is\s+(?:now\s+)?(?:an?\s+)?)"
     rf"(?P<obj>{_MODIFIERS}{_FIELD_HEAD}(?:\s+and\s+{_FIELD_HEAD})?)\b",
     _I,
 )
