@@ -19,7 +19,12 @@ _TOPIC_QUESTION = re.compile(r"(?:the|my|our|that|this)\s[^?.!]{1,40}\?$", re.I)
 #: unbounded `\s*` there rescans a whole whitespace run from each of its positions, quadratic
 #: on pasted logs and padded text (20,000 spaces took 18 s). Any longer run is left to the
 #: previous part, which is stripped, so the sentences are the same.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|[\n;]+|\s{0,8}(?:\.\.\.+|…)\s*|\s{1,8}[-–—]{1,2}\s+")
+#: A slash with whitespace either side is a line break written inline, as verse, notes and
+#: texting set their lines on one line ("keys in the door / a flat by the harbour / …"):
+#: a sentence ends there as at a newline (round 27). "and/or", "24/7", "km/h" have none.
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])\s+|[\n;]+|\s{0,8}(?:\.\.\.+|…)\s*|\s{1,8}[-–—]{1,2}\s+|\s{1,8}/\s+"
+)
 _CLAUSE_SPLIT = re.compile(
     r",?\s+(?:and|but|so|because|cause|cuz|since|though|although|while|whereas|plus)\s+"
     r"(?=(?:i|i'm|im|i've|ive|i'd|i'll|we|we're|we've|my|our|me|the|they|he|she|it|it's|now"

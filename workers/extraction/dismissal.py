@@ -50,8 +50,16 @@ REPLACEMENT = "a replacement chosen instead of the plan"
 #: Families whose target must say a word of the topic they name, not any word of the turn:
 #: "instead of buying an EV" gives up the EV, not whatever else the turn mentions.
 BOUND_BY_TOPIC = frozenset({REPLACEMENT})
-#: Where a dismissal ends: its clause or sentence, or a discourse tag after it.
-_END = r"(?=\s*(?:$|[,.;:!)\]]|[-–—]|\b(?:because|since|as|cause|lol|though|anyway|period)\b))"
+#: Where a dismissal ends: its clause or sentence, or a discourse tag after it. "as" ends it
+#: as a conjunction of reason ("drop it as it costs too much"), not as the manner phrase that
+#: keeps a thing unchanged ("leave it as it is", "leave it as is", "as things stand": round
+#: 27 — the imperative then keeps what it names, it does not dismiss it).
+_END = (
+    r"(?=\s*(?:$|[,.;:!)\]]|[-–—]|\b(?:because|since|as(?!"
+    + r"\s+(?:(?:it|they|that|this|things?)\s+(?:is|are|was|were|stands?)|is)\b"
+    + r"(?!\s+(?:too|not|so|very|a|an|the|no|just|getting|going)\b))"
+    + r"|cause|lol|though|anyway|period)\b))"
+)
 #: A pro-form standing for the plan ("it", "that", "this", "any of it").
 _PRO = r"(?:it|that|this|any\s+of\s+(?:it|that|this))"
 #: A topic: a few words, none of them a clause break.
@@ -189,6 +197,10 @@ _FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 #: A sentence or note line: family matches are read inside one.
 _SEGMENT = re.compile(r"[^.!?;\n]+[.!?;]*")
+#: A line break written inline — a slash with a space either side, as verse, notes and texting
+#: set their lines on one line ("not for me / called it off, not doing it / …"): a segment
+#: ends there as at a newline (round 27). "and/or", "24/7", "km/h" have no spaces and stay.
+_LINE_SLASH = re.compile(r"\s+/\s+")
 #: Interjections and particles: a "topic" of nothing but these names nothing ("Oh, no.",
 #: "Well, no", "lol no") — a closed class.
 _PARTICLES = frozenset(tokenize(
@@ -258,7 +270,7 @@ def dismissals(text: str) -> list[Dismissal]:
     if denies_withdrawal(text):
         return []
     out = []
-    for seg in _SEGMENT.finditer(text):
+    for seg in _SEGMENT.finditer(_LINE_SLASH.sub("\n", text)):
         segment = seg.group(0).strip()
         # Runs of whitespace read as one (the families' separators would otherwise try
         # every split of a run: review r17 H1); a segment longer than any dismissal the

@@ -122,6 +122,41 @@ _FIELD = re.compile(
     rf"(?P<obj>(?:[a-z][\w-]*\s+){{0,3}}?{_AGENT_HEAD}(?:\s+and\s+{_AGENT_HEAD})?)\b",
     _I,
 )
+#: A field value's modifiers before its head, as many as there are (up to three, none a
+#: preposition, article or conjunction): "senior engineer at …" is an engineer, not "senior".
+_MODIFIERS = r"(?:(?!(?:at|for|in|on|with|of|the|a|an|to|from|and|or|now|@)\b)[a-z][\w-]*\s+){0,3}"
+#: A field value's head: an agent noun by its form, or one of the two whole words the suffixes
+#: miss ("nurse", "analyst": the suffix classes need a letter before them).
+_FIELD_HEAD = rf"(?:{_AGENT_HEAD}|nurse|analyst)"
+#: A profile's or a note's job line: "Job: data analyst at …", "- role: staff nurse", "Current
+#: position: sous-chef" (round 27). "job", "role" and "position" name other things in running
+#: text ("the job: a plumber came round"), so the label must open its line or clause (after
+#: a list bullet, "my", "current", "day"); the value is read as `_FIELD` reads it. A markdown
+#: list's "key: value" reaches the families as "key is value" (`workers/text/register.py`).
+_JOB_FIELD = re.compile(
+    r"^\s*(?:[-*•·]\s*)?(?:(?:my|current|present|day|main)\s+)?(?:job|role|position)"
+    r"(?:\s+(?:field|title))?(?:\s*[:=\u2014\u2013]\s*|\s+is\s+(?:now\s+)?(?:an?\s+)?)"
+    rf"(?P<obj>{_MODIFIERS}{_FIELD_HEAD}(?:\s+and\s+{_FIELD_HEAD})?)\b",
+    _I,
+)
+#: A clause that drops "I'm" before its predicate, as notes, verse and telegrams do (round 27):
+#: * "employed as (a) <role>" — the participle of employment says the role is a job
+#:   ("employed as a librarian, nights mostly"). Without "as", as a telegram writes it
+#:   ("EMPLOYED <ROLE> <PLACE> STOP"), it was measured and left out: the one such turn's fact
+#:   answered its job question and pushed the same user's home answer out of a 10th place;
+#: * "<rank> <role> at <Name>" — a rank of a workplace's hierarchy (head, chief, senior,
+#:   junior, deputy, assistant, lead, principal, trainee, apprentice, staff) before an agent
+#:   noun, then the capitalised place it is held at: "head baker at <Bakery>", "senior nurse
+#:   at <Hospital>". The rank is what makes "baker" a post, not a pastime.
+#: Only at a clause's start (after a colon, dash or line break too): "the head baker at X was
+#: rude" has its own subject.
+_RANK = r"(?:head|chief|senior|junior|deputy|assistant|lead|principal|trainee|apprentice|staff)"
+_DROPPED_I = re.compile(
+    r"(?:^|[:\u2014\u2013]\s*|\s-\s+)(?:now\s+|still\s+)?"
+    rf"(?:employed\s+as\s+(?:an?\s+)?(?P<obj>{_MODIFIERS}{_FIELD_HEAD})\b"
+    rf"|(?:the\s+|an?\s+)?(?P<ranked>{_RANK}\s+{_FIELD_HEAD})\s+at\s+(?:the\s+)?(?-i:[A-Z]))",
+    _I,
+)
 #: What the user does for a living: "I fix boilers for a living", "years of tuning pianos for
 #: a living". Not a wish or a question ("I'd love to …", "what do you do …").
 _LIVING = re.compile(
@@ -211,8 +246,15 @@ def find(clause: Clause) -> list[Draft]:
                 continue
             if (role := _role(m["obj"])) is not None:
                 out.append(_profession(m, role))
-        for m in _FIELD.finditer(text):
+        for m in (*_FIELD.finditer(text), *_JOB_FIELD.finditer(text)):
             if (role := _role(m["obj"])) is not None:
+                out.append(_profession(m, role))
+        for m in _DROPPED_I.finditer(text):
+            if not _bare_role_is_users(text, m.start()):
+                continue
+            if m["ranked"] is not None:  # the rank makes it a post ("head baker")
+                out.append(_profession(m, " ".join(m["ranked"].split())))
+            elif (role := _role(m["obj"])) is not None:
                 out.append(_profession(m, role))
         for m in _LIVING.finditer(text):
             out.append(
